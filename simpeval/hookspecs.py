@@ -1,0 +1,62 @@
+"""All simpeval hook specifications, in one module (as pytest's ``hookspec.py``).
+
+Plugins implement these with :data:`simpeval.hookimpl`; the built-in metrics and
+datasets are registered through the very same hooks.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pluggy
+
+if TYPE_CHECKING:
+    import click
+
+    from simpeval.datasets.base import Dataset
+    from simpeval.metrics.base import Metric
+
+PROJECT_NAME = "simpeval"
+
+hookspec = pluggy.HookspecMarker(PROJECT_NAME)
+hookimpl = pluggy.HookimplMarker(PROJECT_NAME)
+
+
+# -------------------------------------------------------------------------
+# Registration hooks
+# -------------------------------------------------------------------------
+
+
+@hookspec
+def simpeval_register_metrics() -> list[type[Metric]]:
+    """Return the metric classes this plugin provides.
+
+    Called once when the registry is built. Each class subclasses
+    :class:`simpeval.Metric` and has a unique ``name``. The plugin module must not
+    import heavy libraries (torch, transformers, spacy) at import time: metrics
+    load them on first use.
+
+    :returns: a list of :class:`simpeval.Metric` subclasses.
+    """
+
+
+@hookspec
+def simpeval_register_datasets() -> list[type[Dataset]]:
+    """Return the dataset classes (human-rated data for meta-evaluation) this plugin provides.
+
+    Called once when the dataset registry is built.
+
+    :returns: a list of :class:`simpeval.datasets.base.Dataset` subclasses, each with a unique ``name``.
+    """
+
+
+@hookspec
+def simpeval_register_commands(cli: click.Group, train: click.Group) -> None:
+    """Add click commands to the ``simpeval`` command line.
+
+    Called once when the CLI starts.
+
+    :param cli: the root ``simpeval`` group; add top-level commands here.
+    :param train: the ``simpeval train`` group; a learnable metric adds its trainer
+        here under the metric's name (``simpeval train siera ...``).
+    """

@@ -1,0 +1,216 @@
+"""The :class:`Metric` base class and its :class:`Option` settings.
+
+A metric declares what it needs (references or not, sentence or document input),
+its direction, its sub-scores and its options; subclasses implement
+:meth:`Metric.score_sentences` and, where the corpus score is not the mean of the
+sentence scores (BLEU, SARI, FKGL), :meth:`Metric.score_corpus`.
+
+Every setting that changes a score is an :class:`Option` and appears in the
+metric's :meth:`~Metric.signature`, as in sacrebleu, so a printed number can be
+reproduced from its signature alone.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from simpeval._version import __version__
+from simpeval.errors import UsageError
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def parse_bool(text: str | bool) -> bool:
+    """Parse ``true/false/yes/no/1/0/on/off`` (case-insensitive) into a bool."""
+    if isinstance(text, bool):
+        return text
+    lowered = str(text).strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ValueError(f"expected true or false, got {text!r}")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting of a metric.
+
+    :param type: converts the command-line text (``-m bleu:smooth_value=0.1``) into
+        the value; ``bool`` accepts true/false/yes/no/1/0.
+    :param default: the value when the option is not given.
+    :param help: one line for ``simpeval metrics list --options``.
+    :param choices: the allowed values, if the option is an enumeration.
+    :param in_signature: False for settings that cannot change a score
+        (batch size, device, progress bars), so they stay out of the signature and
+        the cache key.
+    :param short: the key the signature uses (defaults to the option's name).
+    """
+
+    type: Callable[[Any], Any] = str
+    default: Any = None
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    in_signature: bool = True
+    short: str | None = None
+
+    def parse(self, name: str, value: Any) -> Any:
+        """Convert ``value`` (text from the command line, or already typed) for option ``name``."""
+        if value is None:
+            return None
+        converter = parse_bool if self.type is bool else self.type
+        try:
+            parsed = converter(value)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f'option "{name}": {exc}') from exc
+        if self.choices is not None and parsed not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise UsageError(f'option "{name}" must be one of {allowed}, got {value!r}')
+        return parsed
+
+
+class Metric:
+    """Base class of every simpeval metric, built-in or from a plugin.
+
+    Class attributes a subclass sets:
+
+    - ``name``: the metric's name on the command line and the key of its primary score.
+    - ``sub_scores``: every key :meth:`score_sentences` returns (defaults to ``(name,)``).
+    - ``requires_references``: whether references must be given.
+    - ``level``: ``"sentence"`` or ``"document"`` (inputs may be multi-sentence texts).
+    - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
+      and the set of sub-scores for which lower is better.
+    - ``options``: ``{name: Option}``; values become attributes of the instance.
+    - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
+    - ``corpus_level``: True when :meth:`score_corpus` is not the mean of the sentence scores.
+    - ``version``: goes into the signature; plugins set their distribution's version.
+    """
+
+    name: ClassVar[str] = ""
+    sub_scores: ClassVar[tuple[str, ...]] = ()
+    description: ClassVar[str] = ""
+    requires_references: ClassVar[bool] = False
+    level: ClassVar[str] = "sentence"
+    higher_is_better: ClassVar[bool] = True
+    lower_is_better: ClassVar[frozenset[str]] = frozenset()
+    corpus_level: ClassVar[bool] = False
+    neural: ClassVar[bool] = False
+    options: ClassVar[dict[str, Option]] = {}
+    presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    version: ClassVar[str] = __version__
+
+    def __init__(self, **settings: Any) -> None:
+        unknown = sorted(set(settings) - set(self.options))
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise UsageError(
+                f'metric "{self.name}" has no option "{unknown[0]}" (its options: {known})'
+            )
+        self.settings: dict[str, Any] = {}
+        for option_name, option in self.options.items():
+            value = settings.get(option_name, option.default)
+            self.settings[option_name] = option.parse(option_name, value)
+            setattr(self, option_name, self.settings[option_name])
+
+    # ------------------------------------------------------------------
+    # Description
+    # ------------------------------------------------------------------
+
+    @classmethod
+    def score_names(cls) -> tuple[str, ...]:
+        """All sub-score keys, the primary one first."""
+        names = cls.sub_scores or (cls.name,)
+        return (cls.name, *[n for n in names if n != cls.name]) if cls.name in names else names
+
+    @classmethod
+    def is_higher_better(cls, sub_score: str) -> bool:
+        """Direction of ``sub_score``: True when a higher value means a better output."""
+        if sub_score in cls.lower_is_better:
+            return False
+        return cls.higher_is_better if sub_score == cls.name else True
+
+    def signature(self) -> str:
+        """The settings that determine the scores, sacrebleu style.
+
+        For example ``bleu|tok:moses|smooth:floor|smooth_value:0.0|eff:yes|version:0.1.0``.
+        Options with ``in_signature=False`` and ``None`` values are left out; the
+        version comes last.
+        """
+        parts = [self.name]
+        for option_name, option in self.options.items():
+            value = self.settings[option_name]
+            if option.in_signature and value is not None:
+                parts.append(f"{option.short or option_name}:{_format_value(value)}")
+        parts.append(f"version:{self.version}")
+        return "|".join(parts)
+
+    # ------------------------------------------------------------------
+    # Scoring
+    # ------------------------------------------------------------------
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        """Score each output against its source (and references).
+
+        :param sources: the original texts.
+        :param outputs: the system outputs, aligned with ``sources``.
+        :param references: item-major: ``references[i]`` lists the references of
+            item ``i`` (possibly of varying length); ``None`` when there are none.
+        :returns: ``{sub_score: [float per item]}``; the key equal to ``name`` is primary.
+        """
+        raise NotImplementedError(f"{type(self).__name__} must implement score_sentences")
+
+    def score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, float]:
+        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
+        per_item = self.score_sentences(sources, outputs, references)
+        return {key: _mean(values) for key, values in per_item.items()}
+
+    def check_inputs(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None,
+    ) -> None:
+        """Raise :class:`UsageError` when the inputs cannot be scored by this metric."""
+        if len(sources) != len(outputs):
+            raise UsageError(
+                f"{len(sources)} sources but {len(outputs)} outputs: give one output per source line"
+            )
+        if references is None:
+            if self.requires_references:
+                raise UsageError(
+                    f'metric "{self.name}" needs references: pass --refs FILE (one or more)'
+                )
+            return
+        if len(references) != len(outputs):
+            raise UsageError(
+                f"{len(references)} reference items but {len(outputs)} outputs: "
+                "give one line per output in every reference file"
+            )
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.signature()}>"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _mean(values: Sequence[float]) -> float:
+    finite = [v for v in values if not math.isnan(v)]
+    return sum(finite) / len(finite) if finite else math.nan
