@@ -65,8 +65,9 @@ class Option:
         converter = parse_bool if self.type is bool else self.type
         try:
             parsed = converter(value)
-        except (TypeError, ValueError) as exc:
-            raise UsageError(f'option "{name}": {exc}') from exc
+        except (TypeError, ValueError):
+            expected = "true or false" if self.type is bool else getattr(self.type, "__name__", "a value")
+            raise UsageError(f'option "{name}" expects {expected}, got {value!r}') from None
         if self.choices is not None and parsed not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise UsageError(f'option "{name}" must be one of {allowed}, got {value!r}')
@@ -176,7 +177,7 @@ class Metric:
     ) -> dict[str, float]:
         """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
         per_item = self.score_sentences(sources, outputs, references)
-        return {key: _mean(values) for key, values in per_item.items()}
+        return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
 
     def check_inputs(
         self,
@@ -211,6 +212,7 @@ def _format_value(value: Any) -> str:
     return str(value)
 
 
-def _mean(values: Sequence[float]) -> float:
+def mean_ignoring_nan(values: Sequence[float]) -> float:
+    """The mean of the values that are not NaN (NaN when none are)."""
     finite = [v for v in values if not math.isnan(v)]
     return sum(finite) / len(finite) if finite else math.nan

@@ -1,0 +1,86 @@
+"""``simpeval evaluate``: score system outputs with any installed metrics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from simpeval.cli.inputs import check_same_length, read_lines
+
+DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
+DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
+
+
+@click.command()
+@click.option("--orig", "orig_path", required=True, metavar="FILE", help="Original (complex) sentences, one per line.")
+@click.option("--sys", "sys_path", default="-", show_default=True, metavar="FILE", help="System outputs, one per line ('-' reads standard input).")
+@click.option("--refs", "refs_paths", multiple=True, metavar="FILE", help="A reference file, one per line; repeat for several references.")
+@click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
+              help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
+                   f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
+@click.option("--sentence-level", is_flag=True, help="Report one score per line instead of corpus scores.")
+@click.option("--preset", default=None, help="Settings of a published setup, e.g. metaeval-2021.")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "latex", "csv", "json"]), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here (atomically) instead of standard output.")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory (default: $SIMPEVAL_CACHE_DIR or ~/.cache/simpeval).")
+@click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
+def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, preset, fmt, output, no_cache,
+             cache_dir, batch_size, progress) -> None:
+    """Score system outputs against their originals (and references)."""
+    from simpeval.cache import ScoreCache
+    from simpeval.cli import registry
+    from simpeval.runner import evaluate as run_evaluation
+    from simpeval.runner import resolve_metrics
+
+    sources = read_lines(orig_path, "--orig")
+    outputs = read_lines(sys_path, "--sys")
+    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
+    check_same_length([(f"--orig {orig_path}", sources), (f"--sys {sys_path}", outputs),
+                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
+    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
+    requests = resolve_metrics(registry(), specs, preset)
+    if progress is None:
+        progress = click.get_text_stream("stderr").isatty()
+    result = run_evaluation(
+        requests, sources, outputs, references,
+        sentence_level=sentence_level, corpus_level=True,
+        cache=None if no_cache else ScoreCache(cache_dir),
+        batch_size=batch_size, progress=progress,
+    )
+    _emit(format_result(result, sentence_level, fmt), output)
+    if sentence_level and fmt != "json":
+        for signature in dict.fromkeys(result.signatures.values()):
+            click.echo(f"# {signature}", err=True)
+
+
+def format_result(result, sentence_level: bool, fmt: str) -> str:
+    """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
+    error), else one row per sub-score with its signature."""
+    from simpeval.tables import render
+
+    names = result.score_names
+    if fmt == "json":
+        payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
+        if sentence_level:
+            payload["sentences"] = result.sentence_scores
+        return json.dumps(payload, indent=2) + "\n"
+    if sentence_level:
+        rows = [[i, *(result.sentence_scores[n][i] for n in names)] for i in range(result.n_items)]
+        return render(["index", *names], rows, fmt)
+    rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
+    return render(["metric", "score", "signature"], rows, fmt)
+
+
+def _emit(text: str, output: str | None) -> None:
+    """Print ``text``, or write it atomically to ``output``."""
+    from simpeval.cache import write_atomic
+
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(Path(output), text)

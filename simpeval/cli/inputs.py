@@ -1,0 +1,42 @@
+"""Reading the text files a command is given: strict UTF-8, one item per line, clear errors."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from simpeval.errors import UsageError
+
+
+def read_lines(path: str, option: str) -> list[str]:
+    """The lines of ``path`` (``-`` for standard input), without their line endings.
+
+    An empty line is an item (an empty output); the newline that ends the file
+    does not start another one. A UTF-8 byte-order mark is dropped.
+    """
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {option} {path}: {exc.strerror}; check the path") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{option} {path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
+            "convert it, e.g. iconv -f latin1 -t utf-8"
+        ) from None
+    lines = text.replace("\r\n", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def check_same_length(named: Sequence[tuple[str, list[str]]]) -> None:
+    """Raise a :class:`UsageError` naming the first file whose line count differs from the first one's."""
+    (first_name, first), *rest = named
+    for name, lines in rest:
+        if len(lines) != len(first):
+            raise UsageError(
+                f"{name} has {len(lines)} lines but {first_name} has {len(first)}: "
+                "every file needs one line per item"
+            )

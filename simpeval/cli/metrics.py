@@ -1,0 +1,62 @@
+"""``simpeval metrics list`` and ``simpeval metrics show NAME``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from simpeval.tables import render
+
+
+@click.group()
+def metrics() -> None:
+    """List the installed metrics and their options."""
+
+
+@metrics.command("list")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]), default="table")
+def list_metrics(fmt: str) -> None:
+    """Every metric with its sub-scores, providing distribution, needs and status; then broken plugins."""
+    from simpeval.cli import registry
+
+    reg = registry()
+    rows = []
+    for name in sorted(reg.metrics):
+        cls, info = reg.metrics[name], reg.provider[name]
+        rows.append({
+            "name": name,
+            "sub-scores": " ".join(s for s in cls.score_names() if s != name),
+            "provided by": f"{info.distribution} {info.version}".strip(),
+            "refs": "yes" if cls.requires_references else "no",
+            "level": cls.level,
+            "status": "ok" if info.ok else "error",
+        })
+    failures = [info for info in reg.plugins if not info.ok]
+    if fmt == "json":
+        click.echo(json.dumps({"metrics": rows, "errors": [f.error for f in failures]}, indent=2))
+        return
+    columns = list(rows[0]) if rows else ["name"]
+    click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
+    for info in failures:
+        click.echo(f"\nplugin {info.name} ({info.distribution} {info.version}): {info.error}", err=False)
+
+
+@metrics.command("show")
+@click.argument("name")
+@click.option("--preset", default=None, help="Show the settings this preset selects.")
+def show_metric(name: str, preset: str | None) -> None:
+    """A metric's description, options, presets and signature."""
+    from simpeval.cli import registry
+
+    reg = registry()
+    cls = reg.metric_class(name)
+    metric = reg.create_metric(cls.name, preset=preset)
+    doc = (cls.description or cls.__doc__ or "").strip().splitlines()
+    click.echo(f"{cls.name}: {doc[0] if doc else ''}")
+    click.echo(f"  sub-scores: {', '.join(cls.score_names())}")
+    click.echo(f"  needs references: {'yes' if cls.requires_references else 'no'}; level: {cls.level}")
+    click.echo(f"  presets: {', '.join(sorted(cls.presets)) or 'none'}")
+    for option_name, option in cls.options.items():
+        click.echo(f"  {option_name} (default {option.default!r}): {option.help}")
+    click.echo(f"  signature: {metric.signature()}")

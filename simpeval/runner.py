@@ -1,0 +1,237 @@
+"""The evaluation runner: resolve metric specs, score in cached batches, collect results.
+
+Texts are tokenised once per process and shared between metrics (see
+:mod:`simpeval.text`); this module adds batching, the on-disk
+:class:`~simpeval.cache.ScoreCache` and a progress bar, so that a long run that
+is interrupted resumes from the last finished batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from simpeval.cache import ScoreCache, input_key
+from simpeval.errors import UsageError
+from simpeval.metrics.base import mean_ignoring_nan
+
+if TYPE_CHECKING:
+    from simpeval.metrics.base import Metric
+    from simpeval.registry import Registry
+
+DEFAULT_BATCH_SIZE = 512
+
+
+@dataclass
+class MetricRequest:
+    """One metric instance and the sub-scores to report from it."""
+
+    metric: Metric
+    report: list[str]
+
+
+@dataclass
+class EvaluationResult:
+    """Scores of one run: per item (when asked), per corpus, and the signature behind each sub-score."""
+
+    n_items: int
+    signatures: dict[str, str] = field(default_factory=dict)
+    higher_is_better: dict[str, bool] = field(default_factory=dict)
+    sentence_scores: dict[str, list[float]] = field(default_factory=dict)
+    corpus_scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def score_names(self) -> list[str]:
+        return list(self.signatures)
+
+
+def parse_metric_specs(specs: Iterable[str]) -> list[tuple[str, dict[str, str]]]:
+    """Parse ``-m`` values such as ``bleu,bertscore:model=PATH,layer=6,sari``.
+
+    A comma-separated piece with ``=`` and no ``:`` continues the options of the
+    metric before it; any other piece names a new metric. Option values therefore
+    cannot contain commas.
+    """
+    parsed: list[tuple[str, dict[str, str]]] = []
+    for spec in specs:
+        for piece in (p.strip() for p in spec.split(",")):
+            if not piece:
+                continue
+            if "=" in piece and ":" not in piece.split("=", 1)[0]:
+                if not parsed:
+                    raise UsageError(f'"{piece}" is an option but names no metric: write -m NAME:{piece}')
+                key, value = piece.split("=", 1)
+                parsed[-1][1][key.strip()] = value.strip()
+                continue
+            name, _, option_text = piece.partition(":")
+            options: dict[str, str] = {}
+            if option_text:
+                key, eq, value = option_text.partition("=")
+                if not eq:
+                    raise UsageError(f'option "{option_text}" of metric "{name}" has no value: write {name}:{option_text}=VALUE')
+                options[key.strip()] = value.strip()
+            parsed.append((name.strip(), options))
+    return parsed
+
+
+def resolve_metrics(
+    registry: Registry, specs: Iterable[str], preset: str | None = None
+) -> list[MetricRequest]:
+    """Turn ``-m`` specs into metric instances; sub-scores of one metric with the same options share it.
+
+    ``-m sari-add,sari-del`` builds one SARI metric and reports both sub-scores;
+    ``-m sari`` reports all of SARI's sub-scores.
+    """
+    if preset is not None and preset not in registry.preset_names():
+        known = ", ".join(registry.preset_names()) or "none"
+        raise UsageError(f'unknown preset "{preset}": known presets are {known}')
+    requests: dict[tuple[str, tuple], MetricRequest] = {}
+    for name, options in parse_metric_specs(specs):
+        cls = registry.metric_class(name)
+        key = (cls.name, tuple(sorted(options.items())))
+        if key not in requests:
+            requests[key] = MetricRequest(registry.create_metric(cls.name, options, preset), [])
+        report = requests[key].report
+        wanted = cls.score_names() if name == cls.name else (name,)
+        report.extend(s for s in wanted if s not in report)
+    if not requests:
+        raise UsageError("no metric given: pass -m NAME (see `simpeval metrics list`)")
+    return list(requests.values())
+
+
+def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | None) -> str:
+    """The metric's signature with ``nrefs`` after its name (``var`` when items differ)."""
+    signature = metric.signature()
+    if references is None or not metric.requires_references:
+        return signature
+    counts = {len(r) for r in references}
+    nrefs = str(counts.pop()) if len(counts) == 1 else "var"
+    name, _, rest = signature.partition("|")
+    return f"{name}|nrefs:{nrefs}|{rest}"
+
+
+def evaluate(
+    requests: Sequence[MetricRequest],
+    sources: Sequence[str],
+    outputs: Sequence[str],
+    references: Sequence[Sequence[str]] | None = None,
+    *,
+    sentence_level: bool = True,
+    corpus_level: bool = True,
+    cache: ScoreCache | None = None,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: bool = False,
+) -> EvaluationResult:
+    """Score ``outputs`` with every requested metric.
+
+    :param requests: from :func:`resolve_metrics`.
+    :param references: item-major (``references[i]`` lists item i's references) or None.
+    :param sentence_level: compute per-item scores (batched, cached per batch).
+    :param corpus_level: compute corpus scores (a metric's own corpus formula, else
+        the mean of its per-item scores).
+    :param cache: where finished batches are stored; None disables caching.
+    :param progress: show a progress bar over items x metrics.
+    """
+    for request in requests:
+        request.metric.check_inputs(sources, outputs, references)
+    result = EvaluationResult(n_items=len(outputs))
+    total = len(outputs) * len(requests)
+    with _progress_bar(total, progress) as bar:
+        for request in requests:
+            metric = request.metric
+            signature = signature_with_refs(metric, references)
+            per_item: dict[str, list[float]] | None = None
+            if sentence_level or (corpus_level and not metric.corpus_level):
+                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar)
+            else:
+                bar.update(len(outputs))
+            corpus: dict[str, float] = {}
+            if corpus_level:
+                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item)
+            for sub in request.report:
+                result.signatures[sub] = signature
+                result.higher_is_better[sub] = metric.is_higher_better(sub)
+                if sentence_level and per_item is not None:
+                    result.sentence_scores[sub] = per_item[sub]
+                if corpus_level:
+                    result.corpus_scores[sub] = corpus[sub]
+    return result
+
+
+def _score_batches(
+    metric: Metric,
+    signature: str,
+    sources: Sequence[str],
+    outputs: Sequence[str],
+    references: Sequence[Sequence[str]] | None,
+    cache: ScoreCache | None,
+    batch_size: int,
+    bar: Any,
+) -> dict[str, list[float]]:
+    scores: dict[str, list[float]] = {}
+    for start in range(0, len(outputs), batch_size):
+        stop = start + batch_size
+        batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
+        key = input_key(signature, "sentence", *batch)
+        cached = cache.get(key) if cache is not None else None
+        if cached is None:
+            cached = _checked(metric, metric.score_sentences(*batch), len(batch[1]))
+            if cache is not None:
+                cache.put(key, cached)
+        for sub, values in cached.items():
+            scores.setdefault(sub, []).extend(values)
+        bar.update(len(batch[1]))
+    return scores
+
+
+def _score_corpus(
+    metric: Metric,
+    signature: str,
+    sources: Sequence[str],
+    outputs: Sequence[str],
+    references: Sequence[Sequence[str]] | None,
+    cache: ScoreCache | None,
+    per_item: dict[str, list[float]] | None,
+) -> dict[str, float]:
+    if not metric.corpus_level and per_item is not None:
+        return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
+    key = input_key(signature, "corpus", sources, outputs, references)
+    cached = cache.get(key) if cache is not None else None
+    if cached is None:
+        cached = {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references).items()}
+        if cache is not None:
+            cache.put(key, cached)
+    return cached
+
+
+def _checked(metric: Metric, scores: dict[str, Sequence[float]], n: int) -> dict[str, list[float]]:
+    """Validate a metric's return value: every declared sub-score, one float per item."""
+    missing = [s for s in metric.score_names() if s not in scores]
+    if missing:
+        raise RuntimeError(f"metric {metric.name} returned no {', '.join(missing)}")
+    checked = {}
+    for sub, values in scores.items():
+        if len(values) != n:
+            raise RuntimeError(f"metric {metric.name} returned {len(values)} {sub} scores for {n} items")
+        checked[sub] = [float(v) for v in values]
+    return checked
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="item", desc="scoring", leave=False, dynamic_ncols=True)

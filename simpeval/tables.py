@@ -1,0 +1,66 @@
+"""Render rows of results as a terminal table, Markdown, LaTeX or CSV.
+
+One renderer serves ``evaluate``, ``metrics list`` and ``meta-evaluate``;
+emphasised cells (the winners of a meta-evaluation) are bold in Markdown and
+LaTeX and starred in the terminal.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Collection, Sequence
+from typing import Any
+
+FORMATS = ("table", "markdown", "latex", "csv")
+
+
+def format_cell(value: Any, digits: int = 4) -> str:
+    """Floats with ``digits`` decimals (``nan`` for NaN), anything else as ``str``."""
+    if isinstance(value, float):
+        return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+    return "" if value is None else str(value)
+
+
+def render(
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fmt: str = "table",
+    *,
+    emphasis: Collection[tuple[int, int]] = (),
+    digits: int = 4,
+) -> str:
+    """Render ``rows`` under ``columns``.
+
+    :param fmt: one of :data:`FORMATS`. CSV keeps full float precision.
+    :param emphasis: ``(row, column)`` indices of cells to emphasise.
+    :param digits: decimals of floats in every format but CSV.
+    """
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([[repr(v) if isinstance(v, float) else v for v in row] for row in rows])
+        return buffer.getvalue()
+    cells = [[format_cell(v, digits) for v in row] for row in rows]
+    marks = {"table": "{}*", "markdown": "**{}**", "latex": "\\textbf{{{}}}"}
+    if fmt not in marks:
+        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    for r, c in emphasis:
+        cells[r][c] = marks[fmt].format(cells[r][c])
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in cells]
+        return "\n".join(lines) + "\n"
+    if fmt == "latex":
+        escape = str.maketrans({"_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#"})
+        head = " & ".join(c.translate(escape) for c in columns)
+        body = [" & ".join(row).translate(escape) + r" \\" for row in cells]
+        spec = "l" + "r" * (len(columns) - 1)
+        return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", head + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]) + "\n"
+    widths = [max(len(str(c)), *(len(row[i]) for row in cells)) if cells else len(str(c)) for i, c in enumerate(columns)]
+    numeric = [bool(rows) and all(isinstance(row[i], (int, float)) for row in rows) for i in range(len(columns))]
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()
+    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(row) for row in cells)]) + "\n"
