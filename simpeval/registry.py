@@ -26,7 +26,15 @@ ENTRY_POINT_GROUP = "simpeval"
 DISABLE_AUTOLOAD_ENV = "SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD"
 
 # Built-in plugins, registered through the same hooks as third-party ones.
-DEFAULT_PLUGINS: tuple[str, ...] = ()
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "simpeval.metrics.bleu",
+    "simpeval.metrics.sari",
+    "simpeval.metrics.fkgl",
+    "simpeval.metrics.combined",
+    "simpeval.metrics.length",
+    "simpeval.metrics.bertscore",
+    "simpeval.datasets.builtin",
+)
 
 
 @dataclass

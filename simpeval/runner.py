@@ -173,11 +173,11 @@ def _score_batches(
     for start in range(0, len(outputs), batch_size):
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
-        key = input_key(signature, "sentence", *batch)
-        cached = cache.get(key) if cache is not None else None
+        key = input_key(signature, "sentence", *batch) if cache is not None else None
+        cached = cache.get(key) if key is not None else None
         if cached is None:
             cached = _checked(metric, metric.score_sentences(*batch), len(batch[1]))
-            if cache is not None:
+            if key is not None:
                 cache.put(key, cached)
         for sub, values in cached.items():
             scores.setdefault(sub, []).extend(values)
@@ -196,11 +196,11 @@ def _score_corpus(
 ) -> dict[str, float]:
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    key = input_key(signature, "corpus", sources, outputs, references)
-    cached = cache.get(key) if cache is not None else None
+    key = input_key(signature, "corpus", sources, outputs, references) if cache is not None else None
+    cached = cache.get(key) if key is not None else None
     if cached is None:
         cached = {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references).items()}
-        if cache is not None:
+        if key is not None:
             cache.put(key, cached)
     return cached
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -45,7 +46,7 @@ def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, pres
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     requests = resolve_metrics(registry(), specs, preset)
     if progress is None:
-        progress = click.get_text_stream("stderr").isatty()
+        progress = sys.stderr.isatty()
     result = run_evaluation(
         requests, sources, outputs, references,
         sentence_level=sentence_level, corpus_level=True,

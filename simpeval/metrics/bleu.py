@@ -1,0 +1,293 @@
+"""BLEU (Papineni et al. 2002) as EASSE computes it, written for speed.
+
+Sentence BLEU is computed per item from cached n-gram counts
+(:mod:`simpeval.text`) rather than by calling sacrebleu once per sentence, which
+is what makes EASSE slow. The arithmetic follows sacrebleu 2's ``compute_bleu``
+(smoothing methods of Chen and Cherry 2014, brevity penalty with the closest
+reference length, shorter on ties), so the default preset equals
+``sacrebleu.metrics.BLEU(tokenize="13a", smooth_method="floor", effective_order=True)``.
+
+``bleu-source`` is BLEU of the output against its own input (``BLEU_C`` in
+Cripwell et al. 2024): how much of the input an output copies.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import simpeval
+from simpeval.metrics.base import Metric, Option
+from simpeval.text import ngram_counts, shared_cache, tokenize
+from simpeval.tokenizers import TOKENIZER_NAMES
+
+MAX_ORDER = 4
+SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
+# sacrebleu 2's defaults for a smoothing value that is not given
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1.0, "exp": None}
+
+
+@dataclass(frozen=True)
+class BleuStats:
+    """BLEU's sufficient statistics: lengths and matched/total n-grams per order."""
+
+    hyp_len: int
+    ref_len: int
+    correct: tuple[int, ...]
+    total: tuple[int, ...]
+
+    def __add__(self, other: BleuStats) -> BleuStats:
+        return BleuStats(
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+            tuple(a + b for a, b in zip(self.correct, other.correct)),
+            tuple(a + b for a, b in zip(self.total, other.total)),
+        )
+
+
+@dataclass(frozen=True)
+class Smoothing:
+    """How BLEU turns statistics into a score.
+
+    :param method: ``none``, ``floor``, ``add-k`` or ``exp`` (Chen and Cherry 2014).
+    :param value: the floor or k; ``None`` for ``none`` and ``exp``.
+    :param effective_order: ignore orders with no n-grams in the output (sentence BLEU).
+    :param zero_if_no_match: sacrebleu >= 2's rule: no matching n-gram at all gives 0,
+        whatever the smoothing (sacrebleu 1.4, and so the metaeval-2021 scores, lacks it).
+    """
+
+    method: str
+    value: float | None
+    effective_order: bool
+    zero_if_no_match: bool
+
+
+@shared_cache
+def _reference_profile(
+    references: tuple[str, ...], tokenizer: str, lowercase: bool
+) -> tuple[tuple[dict[tuple[str, ...], int], ...], tuple[int, ...]]:
+    """The highest count of each n-gram over ``references``, and their lengths."""
+    max_counts: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
+    for reference in references:
+        for order_max, counts in zip(max_counts, ngram_counts(reference, tokenizer, lowercase)):
+            for ngram, count in counts.items():
+                if count > order_max.get(ngram, 0):
+                    order_max[ngram] = count
+    lengths = tuple(len(tokenize(reference, tokenizer, lowercase)) for reference in references)
+    return tuple(max_counts), lengths
+
+
+@shared_cache
+def bleu_stats(
+    output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool
+) -> BleuStats:
+    """Clipped n-gram matches of ``output`` against ``references`` (cached per item)."""
+    max_counts, ref_lens = _reference_profile(references, tokenizer, lowercase)
+    hyp_len = len(tokenize(output, tokenizer, lowercase))
+    correct = []
+    total = []
+    for hyp_counts, ref_counts in zip(ngram_counts(output, tokenizer, lowercase), max_counts):
+        matched = 0
+        for ngram, count in hyp_counts.items():
+            ref_count = ref_counts.get(ngram)
+            if ref_count:
+                matched += count if count < ref_count else ref_count
+        correct.append(matched)
+        total.append(sum(hyp_counts.values()))
+    return BleuStats(hyp_len, _closest_length(hyp_len, ref_lens), tuple(correct), tuple(total))
+
+
+def _closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length closest to ``hyp_len``, the shorter one on ties (0 if none)."""
+    if not ref_lens:
+        return 0
+    return min(ref_lens, key=lambda length: (abs(hyp_len - length), length))
+
+
+def bleu_from_stats(stats: BleuStats, smoothing: Smoothing) -> float:
+    """BLEU (0-100) from its statistics, as sacrebleu 2's ``BLEU.compute_bleu``."""
+    hyp_len, ref_len = stats.hyp_len, stats.ref_len
+    if hyp_len < ref_len:
+        brevity = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+    else:
+        brevity = 1.0
+    if smoothing.zero_if_no_match and not any(stats.correct):
+        return 0.0
+    precisions = [0.0] * MAX_ORDER
+    exp_factor = 1.0
+    order = MAX_ORDER
+    for n in range(MAX_ORDER):
+        correct, total = stats.correct[n], stats.total[n]
+        if smoothing.method == "add-k" and n > 0:
+            correct += smoothing.value
+            total += smoothing.value
+        if total == 0:
+            break
+        if smoothing.effective_order:
+            order = n + 1
+        if correct == 0:
+            if smoothing.method == "exp":
+                exp_factor *= 2
+                precisions[n] = 100.0 / (exp_factor * total)
+            elif smoothing.method == "floor":
+                precisions[n] = 100.0 * smoothing.value / total
+        else:
+            precisions[n] = 100.0 * correct / total
+    used = precisions[:order]
+    if min(used) <= 0.0:
+        return 0.0
+    return brevity * math.exp(sum(math.log(p) for p in used) / order)
+
+
+def resolve_smooth_value(metric: Metric, prefix: str = "") -> None:
+    """Replace an unset ``{prefix}smooth_value`` by sacrebleu's default for the method.
+
+    The resolved value then shows in the signature (``smooth_value:0.1``); ``none``
+    and ``exp`` take no value, so it is dropped for them.
+    """
+    method = metric.settings[f"{prefix}smooth"]
+    key = f"{prefix}smooth_value"
+    value = metric.settings[key]
+    if SMOOTH_DEFAULTS[method] is None:
+        value = None
+    elif value is None:
+        value = SMOOTH_DEFAULTS[method]
+    metric.settings[key] = value
+    setattr(metric, key, value)
+
+
+# Options that decide the text BLEU sees and its sentence-level smoothing; the
+# composite metrics (ibleu, fkbleu, bleu-sari-*) reuse them.
+SENTENCE_OPTIONS: dict[str, Option] = {
+    "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
+    "lowercase": Option(bool, False, "lowercase before tokenizing", short="lc"),
+    "smooth": Option(str, "floor", "sentence smoothing method", choices=SMOOTH_METHODS),
+    "smooth_value": Option(float, None, "floor or k; default: sacrebleu's (floor 0.1, add-k 1)"),
+    "effective_order": Option(bool, True, "sentence BLEU over the orders present", short="eff"),
+    "zero_if_no_match": Option(
+        bool, True, "0 when no n-gram matches (sacrebleu >= 2)", short="nomatch0"
+    ),
+}
+CORPUS_OPTIONS: dict[str, Option] = {
+    "corpus_smooth": Option(str, "exp", "corpus smoothing method", choices=SMOOTH_METHODS),
+    "corpus_smooth_value": Option(float, None, "corpus floor or k"),
+    "corpus_effective_order": Option(
+        bool, False, "corpus BLEU over the orders present", short="corpus_eff"
+    ),
+}
+METAEVAL_2021: dict[str, Any] = {
+    "tokenizer": "moses",
+    "lowercase": False,
+    "smooth": "floor",
+    "smooth_value": 0.0,
+    "effective_order": True,
+    "zero_if_no_match": False,
+}
+
+
+class Bleu(Metric):
+    """Sentence and corpus BLEU against the references, with EASSE's settings.
+
+    Sentence scores use ``smooth``/``effective_order`` (EASSE's ``sentence_bleu``:
+    floor smoothing, effective order); the corpus score sums the statistics of all
+    items and uses the ``corpus_*`` settings (EASSE's ``corpus_bleu``: exp smoothing).
+    """
+
+    name = "bleu"
+    sub_scores = ("bleu",)
+    description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
+    requires_references = True
+    corpus_level = True
+    options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
+    presets = {"metaeval-2021": METAEVAL_2021}
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        resolve_smooth_value(self)
+        resolve_smooth_value(self, "corpus_")
+
+    @property
+    def sentence_smoothing(self) -> Smoothing:
+        return Smoothing(self.smooth, self.smooth_value, self.effective_order, self.zero_if_no_match)
+
+    @property
+    def corpus_smoothing(self) -> Smoothing:
+        return Smoothing(
+            self.corpus_smooth,
+            self.corpus_smooth_value,
+            self.corpus_effective_order,
+            self.zero_if_no_match,
+        )
+
+    def _references(
+        self, sources: Sequence[str], references: Sequence[Sequence[str]] | None
+    ) -> list[tuple[str, ...]]:
+        """What each output is compared with (``bleu-source`` compares with the source)."""
+        return [tuple(refs) for refs in references or ()]
+
+    def item_stats(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[BleuStats]:
+        """Per-item statistics, cached process-wide (composite metrics reuse them)."""
+        self.check_inputs(sources, outputs, references)
+        targets = self._references(sources, references)
+        return [
+            bleu_stats(output, refs, self.tokenizer, self.lowercase)
+            for output, refs in zip(outputs, targets)
+        ]
+
+    def sentence_values(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[float]:
+        """Sentence BLEU per item (what ``score_sentences`` reports, as a plain list)."""
+        smoothing = self.sentence_smoothing
+        return [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        return {self.name: self.sentence_values(sources, outputs, references)}
+
+    def score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, float]:
+        stats = self.item_stats(sources, outputs, references)
+        if not stats:
+            return {self.name: math.nan}
+        total = stats[0]
+        for item in stats[1:]:
+            total = total + item
+        return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
+
+
+class BleuSource(Bleu):
+    """BLEU of the output against its own input ("BLEU_C" in SLEdoc): copying, not quality."""
+
+    name = "bleu-source"
+    sub_scores = ("bleu-source",)
+    description = "BLEU of the output against its input (how much is copied)"
+    requires_references = False
+
+    def _references(
+        self, sources: Sequence[str], references: Sequence[Sequence[str]] | None
+    ) -> list[tuple[str, ...]]:
+        return [(source,) for source in sources]
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [Bleu, BleuSource]

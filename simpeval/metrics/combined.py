@@ -1,0 +1,203 @@
+"""Metrics built from BLEU, SARI and FKGL: iBLEU, FKBLEU and BLEU-SARI means.
+
+They never recount: each asks its component metrics for their per-item
+statistics, which :mod:`simpeval.text` caches process-wide, so scoring ``bleu``,
+``sari``, ``ibleu`` and ``fkbleu`` together tokenizes and counts every text once.
+
+- ``ibleu`` (Sun and Zhou 2012): ``alpha * BLEU(out, refs) - (1 - alpha) * BLEU(out, src)``,
+  rewarding closeness to the references and penalising copying.
+- ``fkbleu`` (Xu et al. 2016): ``iBLEU * sigmoid(FKGL(out) - FKGL(src))``, as computed
+  for the metaeval-2021 scores.
+- ``bleu-sari-amean`` / ``bleu-sari-gmean``: arithmetic / geometric mean of sentence
+  BLEU and SARI (Alva-Manchego et al. 2021).
+
+Options of a component appear under a prefix (``source_smooth``, ``fkgl_tokenizer``,
+``bleu_tok``, ``sari_del``) so every setting is in the signature. Corpus scores are
+the means of the sentence scores.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import simpeval
+from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.bleu import METAEVAL_2021 as BLEU_METAEVAL_2021
+from simpeval.metrics.bleu import SENTENCE_OPTIONS, Bleu, BleuSource, resolve_smooth_value
+from simpeval.metrics.fkgl import Fkgl
+from simpeval.metrics.sari import Sari
+
+_SMOOTHING_KEYS = ("smooth", "smooth_value", "effective_order", "zero_if_no_match")
+
+
+def _prefixed(options: dict[str, Option], prefix: str) -> dict[str, Option]:
+    """``options`` renamed ``{prefix}{name}``, signature keys included."""
+    return {
+        prefix + name: dataclasses.replace(option, short=prefix + (option.short or name))
+        for name, option in options.items()
+    }
+
+
+def _with_prefix(settings: dict[str, Any], prefix: str) -> dict[str, Any]:
+    return {prefix + name: value for name, value in settings.items()}
+
+
+def _component_settings(settings: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """The settings under ``prefix``, with the prefix removed."""
+    return {name[len(prefix) :]: value for name, value in settings.items() if name.startswith(prefix)}
+
+
+class IBleu(Metric):
+    """iBLEU: BLEU against the references, penalised by BLEU against the source."""
+
+    name = "ibleu"
+    sub_scores = ("ibleu",)
+    description = "iBLEU = alpha*BLEU(out, refs) - (1-alpha)*BLEU(out, src)"
+    requires_references = True
+    options: dict[str, Option] = {
+        "alpha": Option(float, 0.9, "weight of BLEU against the references"),
+        **SENTENCE_OPTIONS,
+        **_prefixed({k: SENTENCE_OPTIONS[k] for k in _SMOOTHING_KEYS}, "source_"),
+    }
+    presets: dict[str, dict[str, Any]] = {
+        "metaeval-2021": {
+            **BLEU_METAEVAL_2021,
+            "source_smooth": "exp",
+            "source_smooth_value": None,
+            "source_effective_order": False,
+            "source_zero_if_no_match": False,
+        }
+    }
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        resolve_smooth_value(self)
+        resolve_smooth_value(self, "source_")
+        text = {"tokenizer": self.tokenizer, "lowercase": self.lowercase}
+        self._bleu = Bleu(**text, **{k: self.settings[k] for k in _SMOOTHING_KEYS})
+        self._source_bleu = BleuSource(**text, **_component_settings(self.settings, "source_"))
+
+    def ibleu_values(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None,
+    ) -> list[float]:
+        to_refs = self._bleu.sentence_values(sources, outputs, references)
+        to_source = self._source_bleu.sentence_values(sources, outputs)
+        return [self.alpha * r - (1 - self.alpha) * s for r, s in zip(to_refs, to_source)]
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        return {self.name: self.ibleu_values(sources, outputs, references)}
+
+
+class FkBleu(IBleu):
+    """FKBLEU: iBLEU times sigmoid(FKGL(output) - FKGL(source))."""
+
+    name = "fkbleu"
+    sub_scores = ("fkbleu",)
+    description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
+    options = {**IBleu.options, **_prefixed(Fkgl.options, "fkgl_")}
+    presets = {
+        "metaeval-2021": {
+            **IBleu.presets["metaeval-2021"],
+            **_with_prefix(Fkgl.presets["metaeval-2021"], "fkgl_"),
+        }
+    }
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        self._fkgl = Fkgl(**_component_settings(self.settings, "fkgl_"))
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        ibleu = self.ibleu_values(sources, outputs, references)
+        out_grades = self._fkgl.grades(outputs)
+        src_grades = self._fkgl.grades(sources)
+        return {
+            self.name: [
+                value * _sigmoid(out - src)
+                for value, out, src in zip(ibleu, out_grades, src_grades)
+            ]
+        }
+
+
+def _sigmoid(x: float) -> float:
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+class BleuSariMean(Metric):
+    """Base of the means of sentence BLEU and SARI; subclasses choose the mean."""
+
+    requires_references = True
+    options = {**_prefixed(SENTENCE_OPTIONS, "bleu_"), **_prefixed(Sari.options, "sari_")}
+    presets = {
+        "metaeval-2021": {
+            **_with_prefix(BLEU_METAEVAL_2021, "bleu_"),
+            **_with_prefix(Sari.presets["metaeval-2021"], "sari_"),
+        }
+    }
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(**settings)
+        resolve_smooth_value(self, "bleu_")
+        self._bleu = Bleu(**_component_settings(self.settings, "bleu_"))
+        self._sari = Sari(**_component_settings(self.settings, "sari_"))
+
+    @staticmethod
+    def mean(bleu: float, sari: float) -> float:
+        raise NotImplementedError
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        bleu = self._bleu.sentence_values(sources, outputs, references)
+        sari = self._sari.score_sentences(sources, outputs, references)["sari"]
+        return {self.name: [self.mean(b, s) for b, s in zip(bleu, sari)]}
+
+
+class BleuSariAmean(BleuSariMean):
+    """Arithmetic mean of sentence BLEU and SARI."""
+
+    name = "bleu-sari-amean"
+    sub_scores = ("bleu-sari-amean",)
+    description = "(BLEU + SARI) / 2"
+
+    @staticmethod
+    def mean(bleu: float, sari: float) -> float:
+        return (bleu + sari) / 2
+
+
+class BleuSariGmean(BleuSariMean):
+    """Geometric mean of sentence BLEU and SARI."""
+
+    name = "bleu-sari-gmean"
+    sub_scores = ("bleu-sari-gmean",)
+    description = "sqrt(BLEU * SARI)"
+
+    @staticmethod
+    def mean(bleu: float, sari: float) -> float:
+        return math.sqrt(bleu * sari)
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [IBleu, FkBleu, BleuSariAmean, BleuSariGmean]

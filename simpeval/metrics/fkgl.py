@@ -1,0 +1,116 @@
+"""Flesch-Kincaid Grade Level (Kincaid et al. 1975) as EASSE computes it.
+
+``FKGL = 0.39 * words/sentences + 11.8 * syllables/words - 15.59``, clipped at 0
+(``clip=yes``, EASSE). The text is lowercased and tokenized, then split into
+sentences with English Punkt; words are the whitespace tokens (punctuation
+included, as in EASSE) and syllables follow :mod:`simpeval.metrics.syllables`.
+A text without words scores 0. Lower grades mean simpler text.
+
+The sentence score is the FKGL of one output; the corpus score pools the counts
+of all outputs (EASSE's ``corpus_fkgl``), it is not the mean of sentence scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import simpeval
+from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.syllables import count_syllables
+from simpeval.text import shared_cache, split_sentences, tokenize
+from simpeval.tokenizers import TOKENIZER_NAMES
+
+
+@dataclass(frozen=True)
+class ReadabilityCounts:
+    """Sentences, words and syllables of a text."""
+
+    sentences: int
+    words: int
+    syllables: int
+
+    def __add__(self, other: ReadabilityCounts) -> ReadabilityCounts:
+        return ReadabilityCounts(
+            self.sentences + other.sentences,
+            self.words + other.words,
+            self.syllables + other.syllables,
+        )
+
+
+@shared_cache
+def readability_counts(text: str, tokenizer: str, lowercase: bool) -> ReadabilityCounts:
+    """Counts of one text (cached: fkbleu and length reuse them)."""
+    normalized = " ".join(tokenize(text, tokenizer, lowercase))
+    sentences = words = syllables = 0
+    for sentence in split_sentences(normalized):
+        tokens = sentence.split()
+        sentences += 1
+        words += len(tokens)
+        syllables += sum(count_syllables(token) for token in tokens)
+    return ReadabilityCounts(sentences, words, syllables)
+
+
+def fkgl_from_counts(counts: ReadabilityCounts, clip: bool = True) -> float:
+    """The grade level of ``counts``; 0 for a text with no words."""
+    if counts.sentences == 0 or counts.words == 0:
+        return 0.0
+    grade = (
+        0.39 * (counts.words / counts.sentences)
+        + 11.8 * (counts.syllables / counts.words)
+        - 15.59
+    )
+    return max(0.0, grade) if clip else grade
+
+
+FKGL_OPTIONS: dict[str, Option] = {
+    "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
+    "lowercase": Option(bool, True, "lowercase before tokenizing", short="lc"),
+    "clip": Option(bool, True, "clip negative grades to 0 (EASSE)"),
+}
+
+
+class Fkgl(Metric):
+    """Flesch-Kincaid Grade Level of the output (no references needed; lower is simpler)."""
+
+    name = "fkgl"
+    sub_scores = ("fkgl",)
+    description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
+    requires_references = False
+    higher_is_better = False
+    corpus_level = True
+    options = FKGL_OPTIONS
+    presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
+
+    def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
+        """Per-text counts, cached process-wide."""
+        return [readability_counts(text, self.tokenizer, self.lowercase) for text in texts]
+
+    def grades(self, texts: Sequence[str]) -> list[float]:
+        return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        self.check_inputs(sources, outputs, references)
+        return {self.name: self.grades(outputs)}
+
+    def score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, float]:
+        self.check_inputs(sources, outputs, references)
+        total = ReadabilityCounts(0, 0, 0)
+        for counts in self.counts(outputs):
+            total = total + counts
+        return {self.name: fkgl_from_counts(total, self.clip)}
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [Fkgl]

@@ -1,0 +1,209 @@
+"""SARI (Xu et al. 2016) as EASSE computes it: add, keep and delete n-gram scores.
+
+For each order n = 1..4, against the original ``I``, the output ``O`` and the
+references ``R`` (r of them, their n-gram counts summed):
+
+- add: n-grams of O not in I (as sets); correct if some reference has them;
+  recall over the n-grams the references add.
+- keep: counts ``min(r*I, r*O)`` kept by the output, ``min(r*I, R)`` kept by the
+  references, correct ``min`` of both; precision and recall.
+- delete: counts ``r*I - r*O`` and ``r*I - R`` (positive parts), correct ``min``;
+  precision (``deletion=precision``, SARI's original sentence-level choice) or F1
+  (``deletion=f1``, today's EASSE).
+
+``paper_version=no`` (EASSE's default, Xu et al.'s Java code) averages the per-order
+F1s; ``yes`` averages precisions and recalls over orders first, then takes F1
+(the equations of the paper). SARI is the mean of the three operation scores.
+The corpus score sums the counts of all items before scoring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import simpeval
+from simpeval.metrics.base import Metric, Option
+from simpeval.text import ngram_counts, shared_cache
+from simpeval.tokenizers import TOKENIZER_NAMES
+
+MAX_ORDER = 4
+DELETION_SCORES = ("f1", "precision")
+
+
+@dataclass(frozen=True)
+class SariStats:
+    """Per-order counts ``(correct, output total, reference total)`` of each operation."""
+
+    add: tuple[tuple[int, int, int], ...]
+    keep: tuple[tuple[int, int, int], ...]
+    delete: tuple[tuple[int, int, int], ...]
+
+    def __add__(self, other: SariStats) -> SariStats:
+        def plus(a: tuple, b: tuple) -> tuple:
+            return tuple(tuple(x + y for x, y in zip(u, v)) for u, v in zip(a, b))
+
+        return SariStats(
+            plus(self.add, other.add), plus(self.keep, other.keep), plus(self.delete, other.delete)
+        )
+
+
+@shared_cache
+def _summed_reference_counts(
+    references: tuple[str, ...], tokenizer: str, lowercase: bool
+) -> tuple[dict[tuple[str, ...], int], ...]:
+    """N-gram counts of all references of one item added together, per order."""
+    summed: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
+    for reference in references:
+        for order_sum, counts in zip(summed, ngram_counts(reference, tokenizer, lowercase)):
+            for ngram, count in counts.items():
+                order_sum[ngram] = order_sum.get(ngram, 0) + count
+    return tuple(summed)
+
+
+@shared_cache
+def sari_stats(
+    source: str, output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool
+) -> SariStats:
+    """SARI's counts for one item (cached: bleu-sari-* reuse them)."""
+    r = len(references)
+    add, keep, delete = [], [], []
+    for src, out, refs in zip(
+        ngram_counts(source, tokenizer, lowercase),
+        ngram_counts(output, tokenizer, lowercase),
+        _summed_reference_counts(references, tokenizer, lowercase),
+    ):
+        added = out.keys() - src.keys()
+        add.append((len(added & refs.keys()), len(added), len(refs.keys() - src.keys())))
+        keep_correct = keep_out = keep_ref = 0
+        del_correct = del_out = del_ref = 0
+        for ngram, count in src.items():
+            in_src = count * r
+            in_out = out.get(ngram, 0) * r
+            in_refs = refs.get(ngram, 0)
+            kept_out = min(in_src, in_out)
+            kept_ref = min(in_src, in_refs)
+            keep_out += kept_out
+            keep_ref += kept_ref
+            keep_correct += min(kept_out, kept_ref)
+            deleted_out = max(in_src - in_out, 0)
+            deleted_ref = max(in_src - in_refs, 0)
+            del_out += deleted_out
+            del_ref += deleted_ref
+            del_correct += min(deleted_out, deleted_ref)
+        keep.append((keep_correct, keep_out, keep_ref))
+        delete.append((del_correct, del_out, del_ref))
+    return SariStats(tuple(add), tuple(keep), tuple(delete))
+
+
+def _precision_recall(correct: int, out_total: int, ref_total: int) -> tuple[float, float]:
+    return (
+        correct / out_total if out_total > 0 else 0.0,
+        correct / ref_total if ref_total > 0 else 0.0,
+    )
+
+
+def _f1(precision: float, recall: float) -> float:
+    if precision > 0 and recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def _operation_score(
+    counts: Sequence[tuple[int, int, int]], use_f1: bool, paper_version: bool
+) -> float:
+    """One operation's score in [0, 1] from its per-order counts."""
+    pairs = [_precision_recall(*c) for c in counts]
+    if paper_version:
+        precision = sum(p for p, _ in pairs) / MAX_ORDER
+        recall = sum(r for _, r in pairs) / MAX_ORDER
+        return _f1(precision, recall) if use_f1 else precision
+    return sum((_f1(p, r) if use_f1 else p) for p, r in pairs) / MAX_ORDER
+
+
+def sari_from_stats(
+    stats: SariStats, deletion: str = "f1", paper_version: bool = False
+) -> tuple[float, float, float]:
+    """``(add, keep, delete)`` scores, each 0-100; SARI is their mean."""
+    return (
+        100.0 * _operation_score(stats.add, True, paper_version),
+        100.0 * _operation_score(stats.keep, True, paper_version),
+        100.0 * _operation_score(stats.delete, deletion == "f1", paper_version),
+    )
+
+
+class Sari(Metric):
+    """SARI with its add, keep and delete sub-scores (EASSE's implementation)."""
+
+    name = "sari"
+    sub_scores = ("sari", "sari-add", "sari-keep", "sari-del")
+    description = "SARI: n-grams added, kept and deleted vs. references and source"
+    requires_references = True
+    corpus_level = True
+    options = {
+        "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
+        "lowercase": Option(bool, True, "lowercase before tokenizing", short="lc"),
+        "deletion": Option(
+            str, "f1", "deletion score: f1 or precision", choices=DELETION_SCORES, short="del"
+        ),
+        "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
+    }
+    presets: dict[str, dict[str, Any]] = {
+        "metaeval-2021": {
+            "tokenizer": "moses",
+            "lowercase": False,
+            "deletion": "precision",
+            "paper_version": False,
+        }
+    }
+
+    def item_stats(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[SariStats]:
+        """Per-item counts, cached process-wide (composite metrics reuse them)."""
+        self.check_inputs(sources, outputs, references)
+        return [
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase)
+            for source, output, refs in zip(sources, outputs, references)
+        ]
+
+    def _scores(self, stats: SariStats) -> dict[str, float]:
+        add, keep, delete = sari_from_stats(stats, self.deletion, self.paper_version)
+        return {
+            "sari": (add + keep + delete) / 3,
+            "sari-add": add,
+            "sari-keep": keep,
+            "sari-del": delete,
+        }
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
+        return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
+
+    def score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, float]:
+        stats = self.item_stats(sources, outputs, references)
+        if not stats:
+            return {key: float("nan") for key in self.sub_scores}
+        total = stats[0]
+        for item in stats[1:]:
+            total = total + item
+        return self._scores(total)
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [Sari]

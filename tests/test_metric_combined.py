@@ -1,0 +1,82 @@
+"""iBLEU, FKBLEU and the BLEU-SARI means: formulas over their components, and reuse of statistics."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from simpeval.metrics import bleu as bleu_module
+from simpeval.metrics import sari as sari_module
+from simpeval.metrics.bleu import Bleu, BleuSource
+from simpeval.metrics.combined import BleuSariAmean, BleuSariGmean, FkBleu, IBleu
+from simpeval.metrics.fkgl import Fkgl
+from simpeval.metrics.sari import Sari
+from simpeval.text import clear_caches
+
+SOURCES = [
+    "The incumbent was defeated by a considerable margin in the election.",
+    "It rained heavily, so the match was postponed until further notice.",
+]
+OUTPUTS = ["The incumbent lost the election by a lot.", "It rained a lot. The match was put off."]
+REFERENCES = [
+    ["The incumbent lost the election by a wide margin.", "The leader lost the vote badly."],
+    ["It rained hard, so the match was delayed.", "The match was put off because of rain."],
+]
+ARGS = (SOURCES, OUTPUTS, REFERENCES)
+
+
+def test_ibleu_is_the_weighted_difference_of_its_bleus() -> None:
+    to_refs = Bleu().score_sentences(*ARGS)["bleu"]
+    to_source = BleuSource().score_sentences(SOURCES, OUTPUTS)["bleu-source"]
+    expected = [0.9 * r - 0.1 * s for r, s in zip(to_refs, to_source)]
+    assert IBleu().score_sentences(*ARGS)["ibleu"] == pytest.approx(expected, abs=1e-12)
+    half = IBleu(alpha=0.5).score_sentences(*ARGS)["ibleu"]
+    assert half == pytest.approx([0.5 * r - 0.5 * s for r, s in zip(to_refs, to_source)])
+
+
+def test_metaeval_ibleu_uses_exp_smoothing_against_the_source() -> None:
+    metric = IBleu(**IBleu.presets["metaeval-2021"])
+    preset = Bleu.presets["metaeval-2021"]
+    to_refs = Bleu(**preset).score_sentences(*ARGS)["bleu"]
+    source_settings = {**preset, "smooth": "exp", "effective_order": False}
+    to_source = BleuSource(**source_settings).score_sentences(SOURCES, OUTPUTS)["bleu-source"]
+    assert metric.score_sentences(*ARGS)["ibleu"] == pytest.approx(
+        [0.9 * r - 0.1 * s for r, s in zip(to_refs, to_source)], abs=1e-12
+    )
+    assert "source_smooth:exp|source_eff:no" in metric.signature()
+
+
+def test_fkbleu_scales_ibleu_by_the_sigmoid_of_the_grade_change() -> None:
+    ibleu = IBleu().score_sentences(*ARGS)["ibleu"]
+    fkgl = Fkgl()
+    out, src = fkgl.grades(OUTPUTS), fkgl.grades(SOURCES)
+    expected = [i / (1 + math.exp(-(o - s))) for i, o, s in zip(ibleu, out, src)]
+    assert FkBleu().score_sentences(*ARGS)["fkbleu"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_bleu_sari_means() -> None:
+    bleu = Bleu().score_sentences(*ARGS)["bleu"]
+    sari = Sari().score_sentences(*ARGS)["sari"]
+    assert BleuSariAmean().score_sentences(*ARGS)["bleu-sari-amean"] == pytest.approx(
+        [(b + s) / 2 for b, s in zip(bleu, sari)]
+    )
+    assert BleuSariGmean().score_sentences(*ARGS)["bleu-sari-gmean"] == pytest.approx(
+        [math.sqrt(b * s) for b, s in zip(bleu, sari)]
+    )
+    assert BleuSariAmean().signature().startswith("bleu-sari-amean|bleu_tok:13a|bleu_lc:no")
+    assert "|sari_tok:13a|sari_lc:yes|sari_del:f1|" in BleuSariAmean().signature()
+
+
+def test_composites_reuse_the_component_statistics() -> None:
+    clear_caches()
+    Bleu().score_sentences(*ARGS)
+    Sari().score_sentences(*ARGS)
+    bleu_misses = bleu_module.bleu_stats.cache_info().misses
+    sari_misses = sari_module.sari_stats.cache_info().misses
+    IBleu().score_sentences(*ARGS)
+    BleuSariAmean().score_sentences(*ARGS)
+    BleuSariGmean().score_sentences(*ARGS)
+    # iBLEU only adds the BLEU-against-source statistics (one per item); the means add none.
+    assert bleu_module.bleu_stats.cache_info().misses == bleu_misses + len(OUTPUTS)
+    assert sari_module.sari_stats.cache_info().misses == sari_misses
