@@ -72,11 +72,13 @@ def train() -> None:
 
 
 def _add_builtin_commands() -> None:
+    from simpeval.cli.datasets import datasets
     from simpeval.cli.evaluate import evaluate
+    from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
 
-    cli.add_command(evaluate)
-    cli.add_command(metrics)
+    for command in (evaluate, meta_evaluate, metrics, datasets):
+        cli.add_command(command)
 
 
 _add_builtin_commands()

@@ -1,0 +1,100 @@
+"""``simpeval meta-evaluate``: how well do metrics agree with human judgements?"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from simpeval.metaeval import CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
+
+REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
+
+
+@click.command("meta-evaluate")
+@click.option("--dataset", required=True, help="A dataset name (see `simpeval datasets list`).")
+@click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
+              help="Metrics to compute, comma-separated (default: bleu, ibleu, sari, bleu-sari-amean/gmean, "
+                   "fkbleu, fkgl where installed; none when only --scores is given).")
+@click.option("--aspect", default=None, help="Human score: simplicity (default), meaning, fluency, grammaticality, "
+              "structural_simplicity, or average (mean of the dataset's aspects), as the dataset has them.")
+@click.option("--raw", is_flag=True, help="Use mean raw ratings instead of per-rater z-scores (where both exist).")
+@click.option("--references", type=click.Choice(REFERENCE_CHOICES), default=None,
+              help="Reference set for reference-based metrics (default: the dataset's own).")
+@click.option("--level", type=click.Choice(LEVELS), default="sentence", show_default=True,
+              help="Correlate per item, or per system (system means of human scores vs corpus scores).")
+@click.option("--split", type=click.Choice(SPLITS), default=None,
+              help="Groups to correlate within (default: quality at sentence level, none at system level).")
+@click.option("--ties", type=click.Choice(TIE_POLICIES), default="order", show_default=True,
+              help="Quality split: cut tied scores by dataset order, or exclude items at the median.")
+@click.option("--correlation", type=click.Choice(CORRELATIONS), default="pearson", show_default=True)
+@click.option("--significance", type=click.Choice(SIGNIFICANCE_TESTS), default=None,
+              help="Pairwise test (default: williams for Pearson, permutation otherwise).")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
+@click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Permutation-test resamples.")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Bootstrap resamples for 95%% confidence intervals of r (0: none).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling tests.")
+@click.option("--scores", "score_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="CSV of per-item metric scores keyed by the dataset's item keys (repeatable).")
+@click.option("--score-columns", default=None, help="Only these --scores columns (simpeval names, comma-separated).")
+@click.option("--preset", default=None, help="Metric settings of a published setup, e.g. metaeval-2021.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write here instead of standard output.")
+@click.option("--plots", "plots_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Write scatter plots and significance heatmaps (PNG) here.")
+@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar (default: when standard error is a terminal).")
+def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, significance,
+                  alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
+                  data_dir, no_cache, cache_dir, progress) -> None:
+    """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
+    from simpeval.cache import ScoreCache, write_atomic
+    from simpeval.cli import registry
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.metaeval.engine import Settings
+    from simpeval.metaeval.report import format_report
+    from simpeval.metaeval.run import Request, run_meta_evaluation
+
+    if significance is None:
+        significance = "williams" if correlation == "pearson" else "permutation"
+    if progress is None:
+        progress = sys.stderr.isatty()
+    request = Request(
+        dataset=dataset,
+        data_dir=resolve_data_dir(data_dir),
+        metrics=list(metric_specs) or None,
+        aspect=aspect,
+        raw=raw,
+        references=references,
+        level=level,
+        split=split,
+        ties=ties,
+        settings=Settings(correlation=correlation, significance=significance, alpha=alpha,
+                          resamples=resamples, bootstrap=bootstrap),
+        scores=list(score_paths),
+        score_columns=[c.strip() for c in score_columns.split(",")] if score_columns else None,
+        preset=preset,
+        seed=seed,
+        cache=None if no_cache else ScoreCache(cache_dir),
+        progress=progress,
+    )
+    report = run_meta_evaluation(registry(), request)
+    for warning in report.result.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    text = format_report(report, fmt)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(Path(output), text)
+    if plots_dir is not None:
+        from simpeval.metaeval.plots import write_plots
+
+        written = write_plots(report, plots_dir)
+        click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)

@@ -1,0 +1,12 @@
+"""The built-in datasets, registered through the same hook as third-party ones."""
+
+from __future__ import annotations
+
+import simpeval
+from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpEvalPast, SimpLikert2022
+from simpeval.datasets.metaeval import SimplicityDA, StructuralSimplicity
+
+
+@simpeval.hookimpl
+def simpeval_register_datasets() -> list[type]:
+    return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022]

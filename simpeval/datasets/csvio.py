@@ -1,0 +1,44 @@
+"""Reading the datasets' CSV files: rows as dicts, a byte-order mark tolerated, numbers checked."""
+
+from __future__ import annotations
+
+import csv
+import math
+from pathlib import Path
+
+import numpy as np
+
+from simpeval.errors import UsageError
+
+
+def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
+    """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing."""
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        missing = [c for c in required if c not in (reader.fieldnames or [])]
+        if missing:
+            raise UsageError(f"{path} lacks column(s) {', '.join(missing)}: is it the right file?")
+        return list(reader)
+
+
+def numbers(rows: list[dict[str, str]], column: str, path: Path) -> np.ndarray:
+    """Column ``column`` as floats; :class:`UsageError` naming the first bad row."""
+    values = np.empty(len(rows))
+    for i, row in enumerate(rows):
+        try:
+            values[i] = float(row[column])
+        except (TypeError, ValueError):
+            raise UsageError(f"{path}, row {i + 2}: {column}={row[column]!r} is not a number") from None
+        if math.isnan(values[i]):
+            raise UsageError(f"{path}, row {i + 2}: {column} is NaN: remove the row or fill it in")
+    return values
+
+
+def index_items(rows: list[dict[str, str]], columns: tuple[str, ...]) -> tuple[list[tuple[str, ...]], np.ndarray]:
+    """Group rows by their ``columns`` values: the distinct keys in first-seen order, and each row's key index."""
+    position: dict[tuple[str, ...], int] = {}
+    index = np.empty(len(rows), dtype=int)
+    for i, row in enumerate(rows):
+        key = tuple(row[c] for c in columns)
+        index[i] = position.setdefault(key, len(position))
+    return list(position), index

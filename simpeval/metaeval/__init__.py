@@ -1,0 +1,17 @@
+"""The meta-evaluation engine: how well do metrics agree with human judgements?
+
+Modules: :mod:`~simpeval.metaeval.stats` (pure statistics), :mod:`~simpeval.metaeval.splits`,
+:mod:`~simpeval.metaeval.engine` (correlations, significance, winners),
+:mod:`~simpeval.metaeval.agreement`, :mod:`~simpeval.metaeval.scores` (``--scores`` files),
+:mod:`~simpeval.metaeval.compute` (metrics through the runner), :mod:`~simpeval.metaeval.run`
+(one meta-evaluation end to end), :mod:`~simpeval.metaeval.report` and
+:mod:`~simpeval.metaeval.plots`. This module only names the choices, so the command line can
+offer them without importing numpy or scipy.
+"""
+
+CORRELATIONS = ("pearson", "spearman", "kendall", "wmt-kendall")
+SIGNIFICANCE_TESTS = ("williams", "permutation", "none")
+SPLITS = ("quality", "system-type", "none")
+TIE_POLICIES = ("order", "exclude")
+LEVELS = ("sentence", "system")
+FORMATS = ("table", "markdown", "latex", "csv", "json")

@@ -1,0 +1,100 @@
+"""Score a dataset's outputs with registered metrics through the runner (and its cache).
+
+At sentence level every item is scored once. At system level each system's outputs are scored
+as a corpus, so metrics with a corpus formula (BLEU, SARI, FKGL) give the corpus score a
+system would report, and the others the mean of their sentence scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
+    from simpeval.datasets.base import Dataset
+    from simpeval.registry import Registry
+
+# The metrics simpeval computes for Table 3 of Alva-Manchego et al. (2021), all on CPU.
+DEFAULT_METRICS = ("bleu", "ibleu", "sari", "bleu-sari-amean", "bleu-sari-gmean", "fkbleu", "fkgl")
+
+
+@dataclass
+class ComputedScores:
+    """Scores per metric name: per item (sentence level) or per system (system level)."""
+
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+    signatures: dict[str, str] = field(default_factory=dict)
+    higher_is_better: dict[str, bool] = field(default_factory=dict)
+
+
+def default_metric_specs(registry: Registry, with_references: bool) -> list[str]:
+    """The :data:`DEFAULT_METRICS` that are installed (and need no references, if there are none)."""
+    specs = [
+        name
+        for name in DEFAULT_METRICS
+        if registry.sub_score_owner(name) is not None
+        and (with_references or not registry.metric_class(name).requires_references)
+    ]
+    if not specs:
+        raise UsageError("none of the default metrics is installed: pass -m NAME (see `simpeval metrics list`)")
+    return specs
+
+
+def compute_scores(
+    registry: Registry,
+    dataset: Dataset,
+    specs: Sequence[str],
+    *,
+    preset: str | None = None,
+    references: str | None = None,
+    systems: Sequence[str] | None = None,
+    cache: ScoreCache | None = None,
+    progress: bool = False,
+) -> ComputedScores:
+    """Score ``dataset`` with the metrics named in ``specs`` (``-m`` syntax).
+
+    Each spec reports the score it names (``sari`` -> SARI's primary score, ``sari-add`` ->
+    that sub-score), not every sub-score of its metric.
+
+    :param references: the reference set (default: the dataset's own); loaded only if a
+        requested metric needs references.
+    :param systems: score per system (system level) in this order; None: per item.
+    """
+    from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
+
+    requests = resolve_metrics(registry, specs, preset)
+    wanted = list(dict.fromkeys(name for name, _ in parse_metric_specs(specs)))
+    refs = None
+    sources, outputs = dataset.sources, dataset.outputs
+    if any(r.metric.requires_references for r in requests):
+        refs = dataset.references(references)
+        sources = dataset.metric_sources(references or dataset.default_references)
+    out = ComputedScores()
+    if systems is None:
+        result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
+                          cache=cache, progress=progress)
+        for name in wanted:
+            out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
+    else:
+        item_systems = np.array([item.system for item in dataset.items])
+        per_system: dict[str, list[float]] = {name: [] for name in wanted}
+        for system in systems:
+            idx = np.flatnonzero(item_systems == system)
+            result = evaluate(
+                requests, [sources[i] for i in idx], [outputs[i] for i in idx],
+                None if refs is None else [refs[i] for i in idx],
+                sentence_level=False, corpus_level=True, cache=cache, progress=progress,
+            )
+            for name in wanted:
+                per_system[name].append(result.corpus_scores[name])
+        out.scores = {name: np.array(values) for name, values in per_system.items()}
+    for name in wanted:
+        out.signatures[name] = result.signatures[name]
+        out.higher_is_better[name] = result.higher_is_better[name]
+    return out

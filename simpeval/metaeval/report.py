@@ -1,0 +1,78 @@
+"""Format a meta-evaluation as the paper's tables (metrics x splits) or as JSON records.
+
+In every table format a cell is the signed correlation of a metric with the human score on a
+split; winners (not significantly outperformed by any other metric) are bold in Markdown and
+LaTeX and starred in the terminal. JSON is a list of records
+``{"metric", "split", "n", "r", "p_value", "winner", ...}``, one per (metric, split).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simpeval.metaeval.run import Report
+
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
+
+
+def records(report: Report) -> list[dict]:
+    """The JSON records of ``report``."""
+    out = []
+    for rec in report.result.records:
+        row = {
+            "metric": rec.metric,
+            "split": rec.split,
+            "n": rec.n,
+            "r": _number(rec.r),
+            "p_value": _number(rec.p_value),
+            "winner": rec.winner,
+            "abs_r": _number(abs(rec.r)),
+            "signature": report.signatures.get(rec.metric, ""),
+        }
+        if rec.ci_low is not None:
+            row["ci_low"], row["ci_high"] = rec.ci_low, rec.ci_high
+        out.append(row)
+    return out
+
+
+def header(report: Report) -> str:
+    """One line describing what was correlated with what."""
+    req = report.request
+    scale = "raw" if req.raw or not report.dataset.has_standardized(report.aspect) else "z-scores"
+    settings = req.settings
+    return (
+        f"# dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
+        f"level={req.level} correlation={settings.correlation} significance={settings.significance} "
+        f"alpha={settings.alpha}"
+    )
+
+
+def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
+    """``report`` in format ``fmt`` (one of :data:`FORMATS`)."""
+    if fmt == "json":
+        return json.dumps(records(report), indent=2) + "\n"
+    from simpeval.tables import render
+
+    result = report.result
+    splits = result.splits
+    sizes = {name: len(idx) for name, idx in report.split.groups.items()}
+    columns = ["metric", *(f"{s} (N={sizes[s]})" for s in splits)]
+    rows, emphasis = [], []
+    for i, metric in enumerate(result.metrics):
+        row = [metric]
+        for j, split in enumerate(splits):
+            rec = result.record(metric, split)
+            row.append(rec.r)
+            if rec.winner:
+                emphasis.append((i, j + 1))
+        rows.append(row)
+    text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
+    if fmt == "table":
+        text = header(report) + "\n" + text + "* = not significantly outperformed by any other metric\n"
+    return text

@@ -1,0 +1,140 @@
+"""One meta-evaluation, end to end: load the dataset, gather metric scores, split, correlate, test.
+
+:func:`run_meta_evaluation` is the single library call behind ``simpeval meta-evaluate``;
+the command only parses options into a :class:`Request` and formats the :class:`Report`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from simpeval.errors import UsageError
+from simpeval.metaeval import LEVELS
+from simpeval.metaeval.engine import MetaEvaluation, Settings, meta_evaluate
+from simpeval.metaeval.splits import Split, make_split
+
+if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
+    from simpeval.datasets.base import Dataset
+    from simpeval.registry import Registry
+
+
+
+@dataclass
+class Request:
+    """What to meta-evaluate and how (the options of ``simpeval meta-evaluate``)."""
+
+    dataset: str
+    data_dir: Path
+    metrics: list[str] | None = None  # -m specs; None: the defaults, unless --scores is given
+    aspect: str | None = None  # None: the dataset's first aspect
+    raw: bool = False
+    references: str | None = None  # None: the dataset's default set
+    level: str = "sentence"
+    split: str | None = None  # None: quality at sentence level, none at system level
+    ties: str = "order"
+    settings: Settings = field(default_factory=Settings)
+    scores: list[Path] = field(default_factory=list)
+    score_columns: list[str] | None = None
+    preset: str | None = None
+    seed: int = 0
+    cache: ScoreCache | None = None
+    progress: bool = False
+
+
+@dataclass
+class Report:
+    """The result, with what is needed to describe and plot it."""
+
+    request: Request
+    dataset: Dataset
+    aspect: str
+    references: str | None
+    human: np.ndarray  # per unit (item or system)
+    scores: dict[str, np.ndarray]
+    split: Split
+    result: MetaEvaluation
+    signatures: dict[str, str] = field(default_factory=dict)
+
+
+def run_meta_evaluation(registry: Registry, request: Request) -> Report:
+    """Run ``request`` (see the module docstring)."""
+    if request.level not in LEVELS:
+        raise UsageError(f'unknown level "{request.level}": choose sentence or system')
+    dataset = registry.dataset_class(request.dataset)(request.data_dir)
+    aspect = request.aspect or dataset.aspects[0]
+    human = dataset.human_scores(aspect, raw=request.raw)
+    references = request.references or dataset.default_references
+    systems = list(dict.fromkeys(item.system for item in dataset.items)) if request.level == "system" else None
+    scores, signatures, warnings = _gather_scores(registry, request, dataset, references, systems)
+    if systems is None:
+        unit_human = human
+        unit_types = [item.system_type for item in dataset.items]
+        groups: list[str] | None = [item.source for item in dataset.items]
+    else:
+        unit_human = _system_means(human, dataset, systems)
+        first_type: dict[str, str] = {}
+        for item in dataset.items:
+            first_type.setdefault(item.system, item.system_type)
+        unit_types, groups = [first_type[s] for s in systems], None
+    split = make_split(request.split or ("quality" if systems is None else "none"), unit_human, unit_types,
+                       request.ties)
+    selection = None
+    if request.settings.correlation == "wmt-kendall":
+        if groups is None:
+            raise UsageError("wmt-kendall compares outputs of the same source: use it with --level sentence")
+        selection = dataset.human_scores(aspect, raw=True)
+    try:
+        result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
+                               groups=groups, selection=selection)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    result.warnings[:0] = warnings
+    return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
+
+
+def _gather_scores(
+    registry: Registry, request: Request, dataset: Dataset, references: str | None, systems: list[str] | None
+) -> tuple[dict[str, np.ndarray], dict[str, str], list[str]]:
+    """Computed metrics and ``--scores`` columns, per item or (``systems``) per system."""
+    from simpeval.metaeval.compute import compute_scores, default_metric_specs
+    from simpeval.metaeval.scores import join_scores
+
+    specs = request.metrics
+    if specs is None and not request.scores:
+        has_refs = references is not None and all(item.line is not None for item in dataset.items)
+        specs = default_metric_specs(registry, has_refs)
+    scores: dict[str, np.ndarray] = {}
+    signatures: dict[str, str] = {}
+    warnings: list[str] = []
+    if specs:
+        computed = compute_scores(registry, dataset, specs, preset=request.preset, references=references,
+                                  systems=systems, cache=request.cache, progress=request.progress)
+        scores.update(computed.scores)
+        signatures.update(computed.signatures)
+    for path in request.scores:
+        joined = join_scores(path, dataset.keys, dataset.key_columns, references, request.score_columns)
+        warnings.extend(joined.warnings)
+        clash = sorted(set(joined.scores) & set(scores))
+        if clash:
+            raise UsageError(f"--scores {path} repeats {', '.join(clash)}: pick other columns with --score-columns")
+        for name, values in joined.scores.items():
+            scores[name] = values if systems is None else _system_means(values, dataset, systems)
+            signatures[name] = f"scores:{path.name}"
+    if not scores:
+        raise UsageError("nothing to meta-evaluate: pass -m NAME or --scores CSV")
+    return scores, signatures, warnings
+
+
+def _system_means(values: np.ndarray, dataset: Dataset, systems: list[str]) -> np.ndarray:
+    item_systems = np.array([item.system for item in dataset.items])
+    out = np.full(len(systems), np.nan)
+    for k, system in enumerate(systems):
+        chunk = values[item_systems == system]
+        if np.isfinite(chunk).any():
+            out[k] = np.nanmean(chunk)
+    return out

@@ -1,0 +1,237 @@
+"""Statistics of meta-evaluation, as small pure functions over numpy arrays.
+
+Provides:
+
+- :func:`correlation`: Pearson, Spearman or Kendall tau-b of two score vectors, with its p-value;
+- :func:`rowwise_correlation`: the same for many vectors at once (resampling tests);
+- :func:`wmt_kendall`: the WMT relative-ranking Kendall-like tau over pairs of outputs of the
+  same source whose human scores differ by more than a threshold (Ma et al. 2018, 2019);
+- :func:`williams_test`: the Williams (1959) test for the difference of two dependent
+  correlations that share one variable, as used by WMT (Graham and Baldwin 2014, D14-1020);
+- :func:`perm_both_test`: the paired permutation test PERM-BOTH (Deutsch et al. 2021,
+  arXiv 2104.00054), as in mt-metrics-eval;
+- :func:`bootstrap_interval`: a percentile bootstrap confidence interval of a correlation;
+- :func:`icc1`: the one-way random-effects intraclass correlation ICC(1,1) of Shrout and Fleiss (1979);
+- :func:`simulated_rater_spearman`: the simulated two-rater Spearman of Alva-Manchego et al. (2021, §3).
+
+Nothing here reads files or knows about simpeval's registry: callers pass arrays and get
+floats, tuples or dataclasses back, so every function can be checked on hand-sized vectors.
+Functions that resample take an explicit ``rng: numpy.random.Generator``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as _sp
+
+CORRELATIONS = ("pearson", "spearman", "kendall")
+
+
+def correlation(x: np.ndarray, y: np.ndarray, method: str = "pearson") -> tuple[float, float]:
+    """Correlation of ``x`` and ``y`` and its two-sided p-value.
+
+    :param method: ``pearson``, ``spearman`` or ``kendall`` (tau-b, which corrects for ties).
+    :returns: ``(r, p)``; ``(nan, nan)`` when either vector is constant or has fewer than 3 values,
+        since no correlation is defined there.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if len(x) != len(y):
+        raise ValueError(f"vectors differ in length: {len(x)} and {len(y)}")
+    if len(x) < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return float("nan"), float("nan")
+    if method == "pearson":
+        result = _sp.pearsonr(x, y)
+    elif method == "spearman":
+        result = _sp.spearmanr(x, y)
+    elif method == "kendall":
+        result = _sp.kendalltau(x, y, variant="b")
+    else:
+        raise ValueError(f"unknown correlation {method!r}; expected one of {CORRELATIONS}")
+    return float(result[0]), float(result[1])
+
+
+def wmt_kendall(
+    human: np.ndarray,
+    metric: np.ndarray,
+    groups: Sequence,
+    threshold: float = 25.0,
+    selection: np.ndarray | None = None,
+) -> float:
+    """The WMT DARR Kendall-like tau: (concordant - discordant) / (concordant + discordant).
+
+    Pairs are two outputs of the same source (same ``groups`` value) whose ``selection`` scores
+    (default: ``human``; WMT uses raw 0-100 DA scores with threshold 25) differ by more than
+    ``threshold``. A pair is concordant when the metric orders it as ``human`` does; a metric tie
+    counts as discordant, as in WMT18-19.
+
+    :returns: tau in [-1, 1]; nan when no pair qualifies.
+    """
+    human = np.asarray(human, dtype=float)
+    metric = np.asarray(metric, dtype=float)
+    selection = human if selection is None else np.asarray(selection, dtype=float)
+    groups = np.asarray(groups)
+    concordant = discordant = 0
+    for group in np.unique(groups):
+        idx = np.flatnonzero(groups == group)
+        i, j = np.triu_indices(len(idx), k=1)
+        a, b = idx[i], idx[j]
+        chosen = np.abs(selection[a] - selection[b]) > threshold
+        a, b = a[chosen], b[chosen]
+        human_sign = np.sign(human[a] - human[b])
+        metric_sign = np.sign(metric[a] - metric[b])
+        ordered = human_sign != 0
+        agree = (human_sign == metric_sign) & ordered
+        concordant += int(agree.sum())
+        discordant += int((ordered & ~agree).sum())
+    total = concordant + discordant
+    return (concordant - discordant) / total if total else float("nan")
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
+    """One-sided p-value that correlation ``r12`` is greater than ``r13`` (Williams 1959).
+
+    Variable 1 is the human score, 2 and 3 the two metrics; ``r23`` is the metrics'
+    correlation with each other and ``n`` the number of items all three were observed on.
+    The statistic (Graham and Baldwin 2014, eq. 1)::
+
+        t = (r12 - r13) sqrt((n - 1)(1 + r23))
+            / sqrt(2 K (n - 1)/(n - 3) + (r12 + r13)^2 / 4 (1 - r23)^3),
+        K = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23,
+
+    follows Student's t with n - 3 degrees of freedom. The correlations must be oriented so that
+    higher is better (flip a metric's sign as a whole, together with its ``r23``).
+    """
+    if n <= 3:
+        raise ValueError(f"the Williams test needs n > 3 items, got {n}")
+    k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2) / 4 * (1 - r23) ** 3)
+    numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
+    return float(_sp.t.sf(numerator / denominator, df=n - 3))
+
+
+def rowwise_correlation(matrix: np.ndarray, y: np.ndarray, method: str = "pearson") -> np.ndarray:
+    """Correlation of each row of ``matrix`` with ``y`` (vectorised for Pearson and Spearman).
+
+    Rows that are constant give nan.
+    """
+    matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
+    y = np.asarray(y, dtype=float)
+    if method == "kendall":
+        return np.array([correlation(row, y, "kendall")[0] for row in matrix])
+    if method == "spearman":
+        matrix, y = _sp.rankdata(matrix, axis=1), _sp.rankdata(y)
+    elif method != "pearson":
+        raise ValueError(f"unknown correlation {method!r}; expected one of {CORRELATIONS}")
+    xc = matrix - matrix.mean(axis=1, keepdims=True)
+    yc = y - y.mean()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (xc @ yc) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum())
+
+
+RowwiseFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _standardize(x: np.ndarray) -> np.ndarray:
+    sd = x.std()
+    return (x - x.mean()) / sd if sd > 0 else x - x.mean()
+
+
+def perm_both_test(
+    human: np.ndarray,
+    metric_a: np.ndarray,
+    metric_b: np.ndarray,
+    corr: RowwiseFn,
+    rng: np.random.Generator,
+    n_resamples: int = 1000,
+) -> float:
+    """One-sided p-value that metric A correlates better with ``human`` than metric B (PERM-BOTH).
+
+    Deutsch, Dror and Roth (2021): under the null hypothesis the two metrics are
+    exchangeable, so each resample swaps the two metrics' scores on a random half of the
+    items and recomputes the difference of correlations. Both metrics are first standardised
+    (z-scores) so that a swap compares like with like, as mt-metrics-eval does.
+
+    :param corr: correlation of each row of a matrix with ``human``, e.g.
+        ``lambda m, h: rowwise_correlation(m, h, "pearson")``; metrics must already be
+        oriented so that higher is better.
+    :returns: (1 + #resamples whose difference >= the observed one) / (1 + n_resamples).
+    """
+    a = _standardize(np.asarray(metric_a, dtype=float))
+    b = _standardize(np.asarray(metric_b, dtype=float))
+    human = np.asarray(human, dtype=float)
+    observed = corr(np.vstack([a, b]), human)
+    swap = rng.random((n_resamples, len(a))) < 0.5
+    deltas = corr(np.where(swap, b, a), human) - corr(np.where(swap, a, b), human)
+    return float((1 + np.sum(deltas >= observed[0] - observed[1] - 1e-12)) / (1 + n_resamples))
+
+
+def bootstrap_interval(
+    statistic: Callable[[np.ndarray], float],
+    n: int,
+    rng: np.random.Generator,
+    n_resamples: int = 1000,
+    level: float = 0.95,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of ``statistic`` over ``n`` items resampled with replacement.
+
+    :param statistic: maps an index array (a resample of ``range(n)``) to a number, e.g.
+        ``lambda idx: correlation(metric[idx], human[idx])[0]``.
+    :param level: the two-sided coverage: 0.95 gives the 2.5th and 97.5th percentiles (the
+        released code of Alva-Manchego et al. labelled its 5th-95th percentile interval "95%").
+    """
+    samples = np.array([statistic(rng.integers(0, n, n)) for _ in range(n_resamples)])
+    tail = (1 - level) / 2 * 100
+    low, high = np.nanpercentile(samples, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def icc1(ratings: np.ndarray) -> float:
+    """ICC(1,1): one-way random effects, single rater, absolute agreement (Shrout and Fleiss 1979).
+
+    :param ratings: an items x k matrix; column j is "the j-th rating of each item", so different
+        items may have been rated by different people (as in crowdsourced data). No NaN allowed.
+    :returns: (MSB - MSW) / (MSB + (k - 1) MSW), where MSB and MSW are the between-item and
+        within-item mean squares.
+    """
+    ratings = np.asarray(ratings, dtype=float)
+    n, k = ratings.shape
+    item_means = ratings.mean(axis=1)
+    msb = k * np.sum((item_means - ratings.mean()) ** 2) / (n - 1)
+    msw = np.sum((ratings - item_means[:, None]) ** 2) / (n * (k - 1))
+    return float((msb - msw) / (msb + (k - 1) * msw))
+
+
+@dataclass(frozen=True)
+class SimulatedRaterAgreement:
+    """Mean and standard deviation of the simulated two-rater Spearman over the repetitions."""
+
+    mean: float
+    std: float
+    repetitions: int
+
+
+def simulated_rater_spearman(
+    ratings: np.ndarray, rng: np.random.Generator, repetitions: int = 1000
+) -> SimulatedRaterAgreement:
+    """Simulated two-rater Spearman correlation (Alva-Manchego et al. 2021, §3).
+
+    Each repetition picks, for every item, one of its ratings at random as rater A and the
+    mean of the others as rater B, and computes Spearman's rho between A and B over the items.
+
+    :param ratings: items x k matrix of ratings (k >= 2, no NaN).
+    :returns: mean and (population) standard deviation of rho; the paper's "mean +/- variance"
+        is in fact this standard deviation.
+    """
+    ratings = np.asarray(ratings, dtype=float)
+    n, k = ratings.shape
+    totals = ratings.sum(axis=1)
+    rows = np.arange(n)
+    rhos = np.empty(repetitions)
+    for r in range(repetitions):
+        pick = ratings[rows, rng.integers(0, k, n)]
+        rhos[r] = _sp.spearmanr(pick, (totals - pick) / (k - 1))[0]
+    return SimulatedRaterAgreement(float(rhos.mean()), float(rhos.std()), repetitions)

@@ -1,0 +1,147 @@
+"""``simpeval meta-evaluate`` and ``simpeval datasets`` as a user meets them: formats, plots, bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from simpeval.cli import SimpevalGroup
+from simpeval.cli.datasets import datasets
+from simpeval.cli.meta_evaluate import meta_evaluate
+
+PUBLISHED = "metaeval/metrics_simplicity_DA.csv"
+COLUMNS = "bertscore-p,bleu,sari,fkgl"
+
+
+@click.group(cls=SimpevalGroup)
+def root() -> None:
+    """The commands under test, behind the core's one-line error handling."""
+
+
+root.add_command(meta_evaluate)
+root.add_command(datasets)
+
+
+def run(*args):
+    return CliRunner().invoke(root, [str(a) for a in args])
+
+
+def published(data_dir, *args):
+    return run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+               "--scores", data_dir / PUBLISHED, "--score-columns", COLUMNS, *args)
+
+
+def test_json_records(data_dir):
+    result = published(data_dir, "--format", "json")
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    assert len(records) == 4 * 3
+    first = records[0]
+    assert {"metric", "split", "n", "r", "p_value", "winner"} <= set(first)
+    by_key = {(r["metric"], r["split"]): r for r in records}
+    assert by_key[("bertscore-p", "All")]["r"] == pytest.approx(0.617, abs=0.0005)
+    assert by_key[("bertscore-p", "All")]["winner"] and not by_key[("sari", "All")]["winner"]
+    assert by_key[("fkgl", "High")]["r"] < 0  # r is signed
+    assert by_key[("bleu", "Low")]["n"] == 300
+
+
+def test_table_markdown_latex_csv(data_dir):
+    table = published(data_dir)
+    assert "Low (N=300)" in table.stdout and "0.617*" in table.stdout
+    markdown = published(data_dir, "--format", "markdown")
+    assert "| bertscore-p | **0.512** |" in markdown.stdout
+    latex = published(data_dir, "--format", "latex")
+    assert r"\textbf{0.617}" in latex.stdout
+    rows = list(csv.reader(published(data_dir, "--format", "csv").stdout.splitlines()))
+    assert rows[0] == ["metric", "Low (N=300)", "High (N=300)", "All (N=600)"]
+    assert float(rows[1][3]) == pytest.approx(0.6168, abs=1e-3)
+
+
+def test_system_level_and_system_type_split(data_dir):
+    result = published(data_dir, "--level", "system", "--format", "json")
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    assert {r["split"] for r in records} == {"All"} and records[0]["n"] == 6
+    by_type = published(data_dir, "--split", "system-type", "--format", "json")
+    splits = {r["split"]: r["n"] for r in json.loads(by_type.stdout)}
+    assert splits == {"S2S": 300, "SBMT": 100, "PBMT": 100, "Sem+PBMT": 100, "All": 600}
+
+
+def test_computed_metrics_with_preset_and_spearman(data_dir):
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "bleu,fkgl",
+                 "--preset", "metaeval-2021", "--correlation", "spearman", "--resamples", "100", "--format", "json")
+    assert result.exit_code == 0, result.output
+    records = {(r["metric"], r["split"]): r for r in json.loads(result.stdout)}
+    assert set(records) == {(m, s) for m in ("bleu", "fkgl") for s in ("Low", "High", "All")}
+    assert records[("bleu", "All")]["signature"].startswith("bleu|nrefs:10")
+
+
+def test_plots_are_written(data_dir, tmp_path):
+    result = published(data_dir, "--plots", tmp_path / "plots")
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "plots").iterdir())
+    assert "scatter-bertscore-p.png" in names and "significance-All.png" in names
+    assert (tmp_path / "plots" / "scatter-bleu.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_unknown_dataset_is_one_line_exit_2(data_dir):
+    result = run("meta-evaluate", "--dataset", "simplicity", "--data-dir", data_dir)
+    assert result.exit_code == 2
+    assert 'unknown dataset "simplicity"' in result.output and "Traceback" not in result.output
+
+
+def _scores_file(tmp_path, header, rows):
+    path = tmp_path / "scores.csv"
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return path
+
+
+def test_scores_without_key_columns(data_dir, tmp_path):
+    path = _scores_file(tmp_path, ["id", "mine"], [[1, 0.5]])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", path)
+    assert result.exit_code == 2 and "lacks key column(s) sent_id, sys_name" in result.output
+
+
+def test_scores_with_unmatched_items_and_nan(data_dir, tmp_path):
+    rows = list(csv.DictReader((data_dir / "metaeval/simplicity_DA.csv").open(encoding="utf-8")))
+    good = [[r["sent_id"], r["sys_name"], float(r["simplicity"]) + i % 7] for i, r in enumerate(rows[:500])]
+    good[0][2] = "nan"
+    path = _scores_file(tmp_path, ["sent_id", "sys_name", "mine"], good + [["999", "nobody", 1.0]])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", path,
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "matched 500 of 600 items" in result.stderr
+    assert "1 missing or non-numeric" in result.stderr
+    record = {r["split"]: r for r in json.loads(result.stdout)}["All"]
+    assert record["n"] == 499
+    nothing = _scores_file(tmp_path, ["sent_id", "sys_name", "mine"], [["999", "nobody", 1.0]])
+    none = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", nothing)
+    assert none.exit_code == 2 and "none of its 1 rows matches" in none.output
+
+
+def test_constant_metric_is_a_warning(data_dir, tmp_path):
+    rows = list(csv.DictReader((data_dir / "metaeval/simplicity_DA.csv").open(encoding="utf-8")))
+    path = _scores_file(tmp_path, ["sent_id", "sys_name", "flat", "mine"],
+                        [[r["sent_id"], r["sys_name"], 1.0, r["fluency"]] for r in rows])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", path)
+    assert result.exit_code == 0, result.output
+    assert "flat has no correlation on split All" in result.stderr
+    assert "nan" in result.stdout
+
+
+def test_datasets_list_and_agreement(data_dir):
+    listing = run("datasets", "list")
+    assert listing.exit_code == 0 and "structural-simplicity" in listing.output and "average" in listing.output
+    result = run("datasets", "agreement", "structural-simplicity", "--data-dir", data_dir, "--repetitions", "50",
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["icc"] == pytest.approx(0.465, abs=0.001)
+    missing = run("datasets", "agreement", "simpeval-past", "--data-dir", data_dir, "--aspect", "meaning")
+    assert missing.exit_code == 2 and "no per-rater ratings" in missing.output
