@@ -173,12 +173,8 @@ def _score_batches(
     for start in range(0, len(outputs), batch_size):
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
-        key = input_key(signature, "sentence", *batch) if cache is not None else None
-        cached = cache.get(key) if key is not None else None
-        if cached is None:
-            cached = _checked(metric, metric.score_sentences(*batch), len(batch[1]))
-            if key is not None:
-                cache.put(key, cached)
+        cached = _cached(cache, signature, "sentence", batch,
+                         lambda: _checked(metric, metric.score_sentences(*batch), len(batch[1])))
         for sub, values in cached.items():
             scores.setdefault(sub, []).extend(values)
         bar.update(len(batch[1]))
@@ -196,13 +192,20 @@ def _score_corpus(
 ) -> dict[str, float]:
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    key = input_key(signature, "corpus", sources, outputs, references) if cache is not None else None
-    cached = cache.get(key) if key is not None else None
-    if cached is None:
-        cached = {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references).items()}
-        if key is not None:
-            cache.put(key, cached)
-    return cached
+    return _cached(cache, signature, "corpus", (sources, outputs, references),
+                   lambda: {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references).items()})
+
+
+def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any) -> Any:
+    """``compute()``, or its stored value for this signature, kind and inputs; stores a new value."""
+    if cache is None:
+        return compute()
+    key = input_key(signature, kind, *inputs)
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.put(key, value)
+    return value
 
 
 def _checked(metric: Metric, scores: dict[str, Sequence[float]], n: int) -> dict[str, list[float]]:
