@@ -124,6 +124,7 @@ def test_builtin_datasets_on_the_shared_data(data_dir):
     np.testing.assert_allclose(
         da.human_scores("average"),
         np.mean([da.human_scores(a) for a in ("simplicity", "meaning", "fluency")], axis=0),
+        atol=5e-7,
     )
     structural = registry.dataset_class("structural-simplicity")(data_dir)
     assert len(structural) == 1750 and structural.default_references == "hsplit"

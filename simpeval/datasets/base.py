@@ -130,13 +130,15 @@ class Dataset:
         """Per-item human score of ``aspect``: the mean of per-rater z-scores where the dataset
         has them (as the paper's tables use), the raw rating mean otherwise or if ``raw``.
 
-        ``average`` is the unweighted mean of the ``average_of`` aspects' per-item scores.
+        ``average`` is the unweighted mean of the ``average_of`` aspects' per-item scores,
+        rounded to 6 decimals: the files store thirds to 9 decimals, and without rounding
+        equal averages differ in the 9th decimal and break the ties rank correlations need.
         """
         if aspect not in self.aspect_names():
             known = ", ".join(self.aspect_names())
             raise UsageError(f'dataset "{self.name}" has no aspect "{aspect}": choose one of {known}')
         if aspect == AVERAGE:
-            return np.mean([self.human_scores(a, raw) for a in self.average_of], axis=0)
+            return np.round(np.mean([self.human_scores(a, raw) for a in self.average_of], axis=0), 6)
         if not raw and aspect in self._standardized:
             return self._standardized[aspect]
         return self._raw[aspect]
