@@ -1,0 +1,132 @@
+"""Loading an NLI model with ``transformers`` and scoring (premise, hypothesis) pairs in batches.
+
+The ``summac`` package pins ``huggingface-hub<=0.17`` and cannot be installed
+beside transformers 5, so SummaC's NLI step is re-implemented here on
+``AutoModelForSequenceClassification``. Pairs are sorted by token length before
+batching so that a batch holds pairs of similar length (little padding); the
+order of the results is the order of the input.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from simpeval import UsageError
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedModel, PreTrainedTokenizerBase
+
+logger = logging.getLogger("simpeval.faithfulness")
+
+_TRUE = {"1", "true", "yes", "on"}
+
+
+def hub_offline() -> bool:
+    """True when ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) forbids downloads."""
+    return any(
+        os.environ.get(var, "").strip().lower() in _TRUE
+        for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+
+
+@functools.lru_cache(maxsize=2)
+def load_nli(model: str, device: str = "cpu") -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
+    """Load the tokenizer and sequence-classification model ``model`` (hub name or local directory).
+
+    Cached, so the metrics of one run share one copy of the weights. With
+    ``HF_HUB_OFFLINE=1`` only local files and the hub cache are read.
+
+    :raises UsageError: when the weights cannot be found or read.
+    """
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    local_only = hub_offline() or os.path.isdir(model)
+    try:
+        # The weights first: when they are missing, that is the one failure worth waiting for.
+        nli = AutoModelForSequenceClassification.from_pretrained(model, local_files_only=local_only)
+        tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local_only)
+    except (OSError, ValueError) as exc:
+        raise UsageError(
+            f'NLI weights not available for "{model}": pass model=PATH '
+            "(a directory saved with save_pretrained) or allow the hub download"
+        ) from exc
+    try:
+        nli = nli.to(device)
+    except (RuntimeError, AssertionError) as exc:  # unknown device name, or torch built without CUDA
+        raise UsageError(f'cannot use torch device "{device}": pass device=cpu or an available device') from exc
+    return tokenizer, nli.eval()
+
+
+def check_label_indices(num_labels: int, **indices: int) -> None:
+    """Raise :class:`UsageError` when a label index is outside the model's ``num_labels``."""
+    for name, index in indices.items():
+        if not 0 <= index < num_labels:
+            raise UsageError(
+                f"{name}={index} but the NLI model has {num_labels} labels: "
+                f"pass {name}=N with 0 <= N < {num_labels}"
+            )
+
+
+def predict_probabilities(
+    pairs: Sequence[tuple[str, str]],
+    model: str,
+    *,
+    max_length: int = 500,
+    batch_size: int = 32,
+    device: str = "cpu",
+    progress: bool = False,
+) -> np.ndarray:
+    """Softmax label probabilities of the NLI model for each (premise, hypothesis) pair.
+
+    A pair longer than ``max_length`` tokens is cut from its longer side, which
+    for SummaC's long premises is the premise (the release truncates
+    ``only_first``, which fails outright when the hypothesis alone is too long);
+    how many pairs were truncated is logged.
+
+    :returns: an array of shape ``(len(pairs), num_labels)``, rows in input order.
+    """
+    tokenizer, nli = load_nli(model, device)
+    num_labels = int(nli.config.num_labels)
+    if not pairs:
+        return np.zeros((0, num_labels))
+    premises = [p for p, _ in pairs]
+    hypotheses = [h for _, h in pairs]
+    full = tokenizer(premises, hypotheses, truncation=False)["input_ids"]
+    truncated = sum(len(ids) > max_length for ids in full)
+    if truncated:
+        logger.warning(
+            "%d of %d NLI pairs exceed max_length=%d tokens: their longer side was truncated",
+            truncated, len(pairs), max_length,
+        )
+    encoded = tokenizer(premises, hypotheses, truncation="longest_first", max_length=max_length)
+    order = sorted(range(len(pairs)), key=lambda i: len(encoded["input_ids"][i]))
+    probabilities = np.zeros((len(pairs), num_labels))
+    for batch in _batches(order, batch_size, progress):
+        features = [{key: encoded[key][i] for key in encoded} for i in batch]
+        probabilities[batch] = _forward(tokenizer, nli, features, device)
+    return probabilities
+
+
+def _batches(order: list[int], batch_size: int, progress: bool) -> Iterator[list[int]]:
+    """Consecutive slices of ``order``, with a progress bar when ``progress`` and stderr is a terminal."""
+    from tqdm.auto import tqdm
+
+    size = max(1, batch_size)
+    starts = range(0, len(order), size)
+    for start in tqdm(starts, desc="NLI", unit="batch", disable=None if progress else True):
+        yield order[start : start + size]
+
+
+def _forward(tokenizer: Any, nli: Any, features: list[dict], device: str) -> np.ndarray:
+    import torch
+
+    batch = tokenizer.pad(features, return_tensors="pt")
+    with torch.inference_mode():
+        logits = nli(**{k: v.to(device) for k, v in batch.items()}).logits
+    return torch.softmax(logits.float(), dim=-1).cpu().numpy()
