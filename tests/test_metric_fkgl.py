@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from simpeval.metrics.fkgl import Fkgl, ReadabilityCounts, fkgl_from_counts, readability_counts
-from simpeval.metrics.syllables import count_syllables
+from simpeval.syllables import count_syllables
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.metrics.syllables import count_syllables
+from simpeval.syllables import count_syllables
 from simpeval.text import shared_cache, split_sentences, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
