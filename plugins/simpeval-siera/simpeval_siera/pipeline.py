@@ -1,0 +1,115 @@
+"""From parallel pairs to a trained, saved SIERA model: the steps ``simpeval train siera`` runs.
+
+Base trains on the (original, simplified) pairs; +Silver adds, for each pair, up to
+``m`` filtered intermediate sentences ``i`` as two more relations: ``s`` is less
+simple than ``i``, and ``i`` less simple than ``s'``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from simpeval_siera.augmentation import DEFAULT_CAP, augment
+from simpeval_siera.normalize import normalize
+from simpeval_siera.training import (
+    Example,
+    TrainReport,
+    TrainSettings,
+    both_orders,
+    grouped_split,
+    train_model,
+)
+
+VARIANTS = ("base", "silver")
+
+
+@dataclass(frozen=True)
+class DataSettings:
+    """How the training relations are made: the variant, intermediates per pair, candidate cap, seed."""
+
+    variant: str = "silver"
+    m: int = 1
+    cap: int = DEFAULT_CAP
+    valid_fraction: float = 0.2
+    seed: int = 0
+
+
+def normalized_pairs(pairs: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+    """Normalise both sides; drop pairs whose simplification is the original itself (nothing to rank)."""
+    result = []
+    for original, simplified, group in pairs:
+        original, simplified = normalize(original), normalize(simplified)
+        if original != simplified:
+            result.append((original, simplified, group))
+    return result
+
+
+def build_examples(
+    pairs: Sequence[tuple[str, str, int]],
+    settings: DataSettings,
+    f1: Callable[[list[tuple[str, str]]], list[float]] | None,
+    log: Callable[[str], None] = print,
+) -> tuple[list[Example], dict[str, Any]]:
+    """Examples (both orders) of normalised pairs, with intermediates for +Silver, and statistics."""
+    relations = list(pairs)
+    stats: dict[str, Any] = {"pairs": len(pairs), "variant": settings.variant}
+    if settings.variant == "silver":
+        result = augment([(s, t) for s, t, _ in pairs], f1, settings.m, settings.cap, settings.seed)
+        for candidate in result.chosen:
+            source, target, group = pairs[candidate.pair_index]
+            relations.append((source, candidate.text, group))
+            relations.append((candidate.text, target, group))
+        stats.update(
+            candidates=result.n_candidates, threshold=result.threshold, intermediates=len(result.chosen)
+        )
+        log(
+            f"augmentation: {result.n_candidates} candidates, threshold {result.threshold:.4f}, "
+            f"{len(result.chosen)} intermediates kept"
+        )
+    stats["relations"] = len(relations)
+    return both_orders(relations), stats
+
+
+def train_siera(
+    pairs: Sequence[tuple[str, str, int]],
+    output_dir: str | Path,
+    encoder: str,
+    data: DataSettings,
+    settings: TrainSettings,
+    log: Callable[[str], None] = print,
+) -> TrainReport:
+    """Normalise, augment, split by source, cache the frozen states, train, save to ``output_dir``."""
+    from simpeval_siera.features import FeatureCache
+    from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
+    from simpeval_siera.similarity import TokenEmbedder
+
+    config = SieraConfig(encoder=encoder)
+    model = SieraModel(config)
+    tokenizer = load_tokenizer(config)
+    # The filter embeds with the frozen bottom: its last layer is the encoder's second to last.
+    embedder = TokenEmbedder(model.bottom, tokenizer)
+    examples, stats = build_examples(normalized_pairs(pairs), data, embedder.f1, log)
+    train, valid = grouped_split(examples, data.valid_fraction, data.seed)
+    cache = FeatureCache(model, tokenizer)
+    log(f"caching frozen states of {cache.add((e.first, e.second) for e in examples)} inputs")
+    report = train_model(model, cache, train, valid, settings, log)
+    model.config.training = training_record(stats, data, settings, len(train), len(valid), report)
+    model.save(output_dir)
+    return report
+
+
+def training_record(
+    stats: dict[str, Any], data: DataSettings, settings: TrainSettings, n_train: int, n_valid: int,
+    report: TrainReport,
+) -> dict[str, Any]:
+    """What a checkpoint's config records about how it was trained."""
+    return {
+        "data": stats, "data_settings": asdict(data), "train_settings": asdict(settings),
+        "train_examples": n_train, "valid_examples": n_valid,
+        "best_epoch": report.best_epoch, "best_valid_loss": report.best_valid_loss,
+        "history": report.history, "seconds": report.seconds,
+    }
+

@@ -1,0 +1,82 @@
+"""The ``siera`` metric and the ``simpeval train siera`` command, registered with simpeval.
+
+Nothing heavy is imported here: torch and transformers load when the metric first
+scores, and the trainer's modules when the command runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import simpeval
+from simpeval_siera import __version__
+
+SHIPPED = "shipped"
+SHIPPED_DIR = Path(__file__).parent / "checkpoint"
+
+
+class Siera(simpeval.Metric):
+    """SIERA: reference-free simplicity of an output relative to its source (Yamanaka and Tokunaga 2024).
+
+    ``siera`` is the two-way score (eq. 9), ``siera-fwd`` reads "source [SEP] output"
+    only (NPRM), ``siera-bwd`` "output [SEP] source" only. Each is the probability
+    that the output is the simpler sentence of the pair.
+    """
+
+    name = "siera"
+    sub_scores = ("siera", "siera-fwd", "siera-bwd")
+    description = "reference-free pairwise simplicity ranking (SIERA)"
+    requires_references = False
+    neural = True
+    version = __version__
+    options = {
+        "checkpoint": simpeval.Option(
+            str, default=SHIPPED,
+            help="a directory written by `simpeval train siera`; 'shipped': MiniLM +Silver trained on ASSET-valid",
+        ),
+        "precision": simpeval.Option(
+            str, default="float32", choices=("float32", "bfloat16"),
+            help="bfloat16: CPU autocast, ~2.5x faster on CPUs with bf16 units, scores differ slightly",
+        ),
+        "batch_size": simpeval.Option(int, default=64, help="pairs per forward pass", in_signature=False),
+    }
+
+    def __init__(self, **settings) -> None:
+        super().__init__(**settings)
+        self._loaded = None
+
+    def _model(self):
+        if self._loaded is None:
+            from simpeval_siera.model import load_checkpoint, load_tokenizer
+
+            model = load_checkpoint(SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint))
+            self._loaded = (model, load_tokenizer(model.config))
+        return self._loaded
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        self.check_inputs(sources, outputs, references)
+        if not sources:
+            return {key: [] for key in self.sub_scores}
+        from simpeval_siera.inference import siera_scores
+
+        model, tokenizer = self._model()
+        scores = siera_scores(model, tokenizer, sources, outputs, self.batch_size, self.precision)
+        return {"siera": scores["two_way"], "siera-fwd": scores["forward"], "siera-bwd": scores["backward"]}
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics():
+    return [Siera]
+
+
+@simpeval.hookimpl
+def simpeval_register_commands(cli, train) -> None:
+    from simpeval_siera.cli import train_siera_command
+
+    train.add_command(train_siera_command, name="siera")

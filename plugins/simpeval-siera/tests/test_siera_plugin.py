@@ -1,0 +1,76 @@
+"""The metric through simpeval's registry and the training command through simpeval's CLI."""
+
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from simpeval_siera.plugin import SHIPPED_DIR, Siera
+
+import simpeval
+from simpeval.cli import cli
+from simpeval.registry import load_registry
+
+
+def test_registered_through_the_entry_point():
+    registry = load_registry()
+    assert registry.metric_class("siera") is Siera
+    assert Siera.score_names() == ("siera", "siera-fwd", "siera-bwd")
+    assert not Siera.requires_references
+
+
+def test_importing_the_plugin_imports_no_torch():
+    code = "import simpeval_siera.plugin, sys; print('torch' in sys.modules, 'transformers' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip() == "False False"
+
+
+def test_signature_names_the_checkpoint():
+    assert Siera().signature() == "siera|checkpoint:shipped|precision:float32|version:0.1.0"
+    assert Siera(checkpoint="/x/y", precision="bfloat16").signature() == (
+        "siera|checkpoint:/x/y|precision:bfloat16|version:0.1.0"
+    )
+
+
+def test_missing_checkpoint_is_a_usage_error(tmp_path):
+    with pytest.raises(simpeval.UsageError, match="not a SIERA checkpoint"):
+        Siera(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
+
+
+def write_parallel(directory, sentences):
+    (directory / "orig.txt").write_text("\n".join(c for c, _ in sentences) + "\n")
+    (directory / "simp.txt").write_text("\n".join(s for _, s in sentences) + "\n")
+
+
+def test_train_command_writes_a_checkpoint_the_metric_uses(tiny_encoder, sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    output = tmp_path / "ckpt"
+    result = CliRunner().invoke(cli, [
+        "train", "siera", "--orig", str(tmp_path / "orig.txt"), "--simp", str(tmp_path / "simp.txt"),
+        "--encoder", tiny_encoder, "-o", str(output), "--max-epochs", "2", "--variant", "silver",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "augmentation:" in result.output and (output / "model.safetensors").is_file()
+    metric = Siera(checkpoint=str(output))
+    hard, easy = sentences[0]
+    scores = metric.score_sentences([hard, easy], [easy, hard])
+    assert scores["siera"][0] + scores["siera"][1] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_train_command_rejects_misaligned_files(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    (tmp_path / "simp.txt").write_text("only one line\n")
+    result = CliRunner().invoke(cli, [
+        "train", "siera", "--orig", str(tmp_path / "orig.txt"), "--simp", str(tmp_path / "simp.txt"),
+        "-o", str(tmp_path / "ckpt"),
+    ])
+    assert result.exit_code == 2
+    assert "has 1 lines but" in result.output
+
+
+def test_shipped_checkpoint_scores_offline():
+    assert (SHIPPED_DIR / "model.safetensors").stat().st_size < 10_000_000
+    source = "The municipality subsequently constructed an enormous bridge across the river."
+    simpler = "The city built a big bridge."
+    scores = Siera().score_sentences([source, simpler], [simpler, source])
+    assert scores["siera"][0] + scores["siera"][1] == pytest.approx(1.0, abs=1e-9)
+    assert scores["siera"][0] > 0.5 > scores["siera"][1]
