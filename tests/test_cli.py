@@ -108,3 +108,10 @@ def test_metrics_list_imports_no_heavy_library():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip().splitlines()[-1] == "[]"
     assert "bleu" in done.stdout and "sari" in done.stdout
+
+
+def test_metrics_list_says_what_each_metric_needs():
+    rows = {r["name"]: r for r in json.loads(run("metrics", "list", "--format", "json").output)["metrics"]}
+    assert (rows["bertscore"]["neural"], rows["bertscore"]["refs"]) == ("yes", "yes")
+    assert (rows["fkgl"]["neural"], rows["fkgl"]["refs"], rows["fkgl"]["provided by"]) == ("no", "no", "simpeval 0.1.0")
+    assert rows["sari"]["sub-scores"] == "sari-add sari-keep sari-del"

@@ -96,6 +96,15 @@ def test_broken_plugin_is_reported_and_the_rest_still_work(plugin_site, tmp_path
     assert "# length-ratio|version:" in done.stderr
 
 
+def test_strict_listing_fails_on_the_broken_plugin(plugin_site):
+    done = _simpeval(plugin_site, "metrics", "list", "--strict")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        'Error: Error loading simpeval plugin "broken-plugin": RuntimeError: this plugin is broken on purpose; '
+        "fix or uninstall that plugin"
+    )
+
+
 def test_plugin_autoload_can_be_disabled(plugin_site):
     env_off = {**os.environ, "PYTHONPATH": str(plugin_site), "SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD": "1"}
     done = subprocess.run([sys.executable, "-m", "simpeval", "metrics", "list", "--format", "json"],

@@ -16,10 +16,18 @@ def metrics() -> None:
 
 @metrics.command("list")
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]), default="table")
-def list_metrics(fmt: str) -> None:
+@click.option("--strict", is_flag=True, help="Fail (exit status 2) if any plugin cannot be loaded.")
+def list_metrics(fmt: str, strict: bool) -> None:
     """Every metric with its sub-scores, providing distribution, needs and status; then broken plugins."""
     from simpeval.cli import registry
+    from simpeval.errors import PluginLoadError, UsageError
+    from simpeval.registry import load_registry
 
+    if strict:
+        try:
+            load_registry(strict=True)
+        except PluginLoadError as exc:
+            raise UsageError(f"{exc}; fix or uninstall that plugin") from None
     reg = registry()
     rows = []
     for name in sorted(reg.metrics):
@@ -30,6 +38,7 @@ def list_metrics(fmt: str) -> None:
             "provided by": f"{info.distribution} {info.version}".strip(),
             "refs": "yes" if cls.requires_references else "no",
             "level": cls.level,
+            "neural": "yes" if cls.neural else "no",
             "status": "ok" if info.ok else "error",
         })
     failures = [info for info in reg.plugins if not info.ok]

@@ -88,6 +88,7 @@ class Metric:
     - ``options``: ``{name: Option}``; values become attributes of the instance.
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
     - ``corpus_level``: True when :meth:`score_corpus` is not the mean of the sentence scores.
+    - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
     - ``version``: goes into the signature; plugins set their distribution's version.
     """
 
