@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
-from simpeval.cli.inputs import check_same_length, read_lines
+from simpeval.cli.files import check_same_length, read_lines, write_output
 
 DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
 DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
@@ -53,7 +52,7 @@ def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, pres
         cache=None if no_cache else ScoreCache(cache_dir),
         batch_size=batch_size, progress=progress,
     )
-    _emit(format_result(result, sentence_level, fmt), output)
+    write_output(format_result(result, sentence_level, fmt), output)
     if sentence_level and fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
@@ -75,13 +74,3 @@ def format_result(result, sentence_level: bool, fmt: str) -> str:
         return render(["index", *names], rows, fmt)
     rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
     return render(["metric", "score", "signature"], rows, fmt)
-
-
-def _emit(text: str, output: str | None) -> None:
-    """Print ``text``, or write it atomically to ``output``."""
-    from simpeval.cache import write_atomic
-
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomic(Path(output), text)

@@ -55,7 +55,8 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
-    from simpeval.cache import ScoreCache, write_atomic
+    from simpeval.cache import ScoreCache
+    from simpeval.cli.files import write_output
     from simpeval.cli import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
@@ -88,11 +89,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     report = run_meta_evaluation(registry(), request)
     for warning in report.result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    text = format_report(report, fmt)
-    if output is None:
-        click.echo(text, nl=False)
-    else:
-        write_atomic(Path(output), text)
+    write_output(format_report(report, fmt), output)
     if plots_dir is not None:
         from simpeval.metaeval.plots import write_plots
 

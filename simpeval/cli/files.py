@@ -1,10 +1,15 @@
-"""Reading the text files a command is given: strict UTF-8, one item per line, clear errors."""
+"""The files of a command: inputs read as strict UTF-8, one item per line, with clear errors;
+results printed or written atomically."""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+import click
+
+from simpeval.cache import write_atomic
 from simpeval.errors import UsageError
 
 
@@ -40,3 +45,11 @@ def check_same_length(named: Sequence[tuple[str, list[str]]]) -> None:
                 f"{name} has {len(lines)} lines but {first_name} has {len(first)}: "
                 "every file needs one line per item"
             )
+
+
+def write_output(text: str, output: str | None) -> None:
+    """Print ``text``, or write it atomically to ``output`` (an interrupted write leaves no partial file)."""
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomic(Path(output), text)
