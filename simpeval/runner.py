@@ -169,14 +169,14 @@ def _score_batches(
     batch_size: int,
     bar: Any,
 ) -> dict[str, list[float]]:
-    scores: dict[str, list[float]] = {}
+    scores: dict[str, list[float]] = {sub: [] for sub in metric.score_names()}
     for start in range(0, len(outputs), batch_size):
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
         cached = _cached(cache, signature, "sentence", batch,
                          lambda: _checked(metric, metric.score_sentences(*batch), len(batch[1])))
         for sub, values in cached.items():
-            scores.setdefault(sub, []).extend(values)
+            scores[sub].extend(values)
         bar.update(len(batch[1]))
     return scores
 

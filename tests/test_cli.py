@@ -115,3 +115,37 @@ def test_metrics_list_says_what_each_metric_needs():
     assert (rows["bertscore"]["neural"], rows["bertscore"]["refs"]) == ("yes", "yes")
     assert (rows["fkgl"]["neural"], rows["fkgl"]["refs"], rows["fkgl"]["provided by"]) == ("no", "no", "simpeval 0.1.0")
     assert rows["sari"]["sub-scores"] == "sari-add sari-keep sari-del"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["evaluate", "--orig", "x", "--format", "nope"],
+         "Error: Invalid value for '--format': 'nope' is not one of 'table', 'markdown', 'latex', 'csv', 'json'. "
+         "(see `simpeval evaluate --help`)"),
+        (["evaluat"], "Error: No such command 'evaluat'. (Did you mean one of: 'evaluate', 'meta-evaluate'?) "
+                      "(see `simpeval --help`)"),
+    ],
+)
+def test_click_usage_errors_are_one_line_too(args, message):
+    done = subprocess.run([sys.executable, "-m", "simpeval", *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [message] and done.stdout == ""
+
+
+def test_an_empty_input_file_is_an_error_not_a_crash(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("")
+    result = run("evaluate", "--orig", empty, "--sys", empty, "-m", "length,ibleu", "--refs", empty)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: --orig {empty} has no lines: give one line per item to score"
+
+
+def test_undefined_scores_are_null_in_json(files, tmp_path):
+    orig = tmp_path / "orig.txt"
+    orig.write_text("\nThe cat sat on the mat .\n")
+    result = run("evaluate", "--orig", orig, "--sys", files["sys"], "-m", "length-token-ratio", "--sentence-level",
+                 "--format", "json")
+    payload = json.loads(result.output)  # strict JSON: no bare NaN
+    assert payload["sentences"]["length-token-ratio"][0] is None
+    assert payload["sentences"]["length-token-ratio"][1] == pytest.approx(4 / 7)

@@ -150,3 +150,9 @@ def test_corrupt_cache_entry_is_recomputed(registry, tmp_path):
     entry.write_text("{truncated")
     result = evaluate(resolve_metrics(registry, ["word-ratio"]), ["a b"], ["a"], cache=cache)
     assert result.sentence_scores["word-ratio"] == [0.5] and WordRatio.calls == 2
+
+
+def test_no_items_give_empty_scores(registry):
+    result = evaluate(resolve_metrics(registry, ["word-ratio"]), [], [])
+    assert result.sentence_scores == {"word-ratio": [], "word-ratio-out": []}
+    assert result.corpus_scores["word-ratio"] != result.corpus_scores["word-ratio"]  # NaN: nothing to average

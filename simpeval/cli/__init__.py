@@ -8,6 +8,8 @@ no command imports torch unless a neural metric runs.
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from simpeval._version import __version__
@@ -32,6 +34,27 @@ class SimpevalGroup(click.Group):
 
 class RootGroup(SimpevalGroup):
     _plugins_loaded = False
+
+    def main(self, args=None, prog_name=None, standalone_mode=True, **extra):
+        """Click's main, except that a usage error (a bad option or value) is one line, exit status 2."""
+        if not standalone_mode:
+            return super().main(args, prog_name, standalone_mode=False, **extra)
+        try:
+            exit_code = super().main(args, prog_name, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            where = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+            click.echo(f"Error: {exc.format_message()}{where}", err=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(exit_code if isinstance(exit_code, int) else 0)  # --help and --version return their code
 
     def _load_plugin_commands(self) -> None:
         if not RootGroup._plugins_loaded:

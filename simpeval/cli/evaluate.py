@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 import click
@@ -68,9 +69,18 @@ def format_result(result, sentence_level: bool, fmt: str) -> str:
         payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
         if sentence_level:
             payload["sentences"] = result.sentence_scores
-        return json.dumps(payload, indent=2) + "\n"
+        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
     if sentence_level:
         rows = [[i, *(result.sentence_scores[n][i] for n in names)] for i in range(result.n_items)]
         return render(["index", *names], rows, fmt)
     rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
     return render(["metric", "score", "signature"], rows, fmt)
+
+
+def _nan_to_none(value):
+    """JSON has no NaN: undefined scores (e.g. a ratio over an empty line) are written as null."""
+    if isinstance(value, dict):
+        return {k: _nan_to_none(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_nan_to_none(v) for v in value]
+    return None if isinstance(value, float) and math.isnan(value) else value

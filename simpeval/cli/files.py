@@ -37,8 +37,11 @@ def read_lines(path: str, option: str) -> list[str]:
 
 
 def check_same_length(named: Sequence[tuple[str, list[str]]]) -> None:
-    """Raise a :class:`UsageError` naming the first file whose line count differs from the first one's."""
+    """Raise a :class:`UsageError` if the first file has no line, or naming the first file whose
+    line count differs from the first one's."""
     (first_name, first), *rest = named
+    if not first:
+        raise UsageError(f"{first_name} has no lines: give one line per item to score")
     for name, lines in rest:
         if len(lines) != len(first):
             raise UsageError(
