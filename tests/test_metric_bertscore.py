@@ -110,6 +110,12 @@ def test_rescaling_defaults_to_whether_a_baseline_exists(minilm: str) -> None:
         BertScore(model=minilm, rescale=True)
 
 
+def test_batch_size_below_one_is_a_usage_error() -> None:
+    with pytest.raises(UsageError) as error:
+        BertScore(batch_size="0", rescale=False)
+    assert str(error.value) == 'option "batch_size" of bertscore must be at least 1, got 0'
+
+
 def test_plugin_import_does_not_import_torch() -> None:
     code = (
         "import sys, simpeval.metrics.bertscore; "

@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from simpeval import UsageError
 from simpeval.metrics import bleu as bleu_module
 from simpeval.metrics import sari as sari_module
 from simpeval.metrics.bleu import Bleu, BleuSource
@@ -80,3 +81,11 @@ def test_composites_reuse_the_component_statistics() -> None:
     # iBLEU only adds the BLEU-against-source statistics (one per item); the means add none.
     assert bleu_module.bleu_stats.cache_info().misses == bleu_misses + len(OUTPUTS)
     assert sari_module.sari_stats.cache_info().misses == sari_misses
+
+
+@pytest.mark.parametrize("cls", [IBleu, FkBleu])
+def test_alpha_outside_zero_one_is_a_usage_error(cls: type[IBleu]) -> None:
+    assert cls(alpha=0.0).alpha == 0.0 and cls(alpha=1.0).alpha == 1.0
+    with pytest.raises(UsageError) as error:
+        cls(alpha="1.5")
+    assert str(error.value) == f'option "alpha" of {cls.name} must be between 0 and 1, got 1.5'

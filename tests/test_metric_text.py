@@ -12,6 +12,9 @@ from simpeval.tokenizers import TOKENIZER_NAMES, get_tokenizer
 def test_tokenizers_by_name() -> None:
     assert set(TOKENIZER_NAMES) == {"none", "13a", "intl", "moses"}
     assert get_tokenizer("13a")("Hello, world.") == "Hello , world ."
+    # intl also splits Unicode symbols and quotes off their neighbours
+    assert get_tokenizer("intl")("Price: 5€, “ok”.") == "Price : 5 € , “ ok ” ."
+    assert get_tokenizer("intl").signature() == "intl"
     # Moses without escaping keeps & and quotes as they are (the metaeval-2021 setting).
     assert get_tokenizer("moses")('He said "no" & left.') == 'He said " no " & left .'
     assert get_tokenizer("none")("  a   b ") == "a b"

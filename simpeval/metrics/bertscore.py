@@ -100,6 +100,8 @@ class BertScore(Metric):
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
+        if self.batch_size < 1:
+            raise UsageError(f'option "batch_size" of bertscore must be at least 1, got {self.batch_size}')
         if self.rescale is None:
             self.rescale = _baseline_file(self.model) is not None
             self.settings["rescale"] = self.rescale

@@ -268,9 +268,7 @@ class Bleu(Metric):
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {self.name: math.nan}
-        total = stats[0]
-        for item in stats[1:]:
-            total = total + item
+        total = sum(stats[1:], start=stats[0])
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
 
 

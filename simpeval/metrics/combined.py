@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import simpeval
+from simpeval.errors import UsageError
 from simpeval.metrics.base import Metric, Option
 from simpeval.metrics.bleu import METAEVAL_2021 as BLEU_METAEVAL_2021
 from simpeval.metrics.bleu import SENTENCE_OPTIONS, Bleu, BleuSource, resolve_smooth_value
@@ -74,6 +75,9 @@ class IBleu(Metric):
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
+        if not 0.0 <= self.alpha <= 1.0:
+            # alpha is a weight: outside [0, 1] iBLEU would reward copying the source
+            raise UsageError(f'option "alpha" of {self.name} must be between 0 and 1, got {self.alpha}')
         resolve_smooth_value(self)
         resolve_smooth_value(self, "source_")
         text = {"tokenizer": self.tokenizer, "lowercase": self.lowercase}

@@ -3,7 +3,7 @@
 ``FKGL = 0.39 * words/sentences + 11.8 * syllables/words - 15.59``, clipped at 0
 (``clip=yes``, EASSE). The text is lowercased and tokenized, then split into
 sentences with English Punkt; words are the whitespace tokens (punctuation
-included, as in EASSE) and syllables follow :mod:`simpeval.metrics.syllables`.
+included, as in EASSE) and syllables follow :func:`simpeval.syllables.count_syllables`.
 A text without words scores 0. Lower grades mean simpler text.
 
 The sentence score is the FKGL of one output; the corpus score pools the counts
@@ -40,7 +40,7 @@ class ReadabilityCounts:
 
 @shared_cache
 def readability_counts(text: str, tokenizer: str, lowercase: bool) -> ReadabilityCounts:
-    """Counts of one text (cached: fkbleu and length reuse them)."""
+    """Counts of one text (cached: fkbleu reuses the counts of fkgl)."""
     normalized = " ".join(tokenize(text, tokenizer, lowercase))
     sentences = words = syllables = 0
     for sentence in split_sentences(normalized):
@@ -105,9 +105,7 @@ class Fkgl(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
         self.check_inputs(sources, outputs, references)
-        total = ReadabilityCounts(0, 0, 0)
-        for counts in self.counts(outputs):
-            total = total + counts
+        total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 
 

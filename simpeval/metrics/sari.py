@@ -198,10 +198,7 @@ class Sari(Metric):
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}
-        total = stats[0]
-        for item in stats[1:]:
-            total = total + item
-        return self._scores(total)
+        return self._scores(sum(stats[1:], start=stats[0]))
 
 
 @simpeval.hookimpl
