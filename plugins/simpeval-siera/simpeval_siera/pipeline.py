@@ -7,12 +7,15 @@ simple than ``i``, and ``i`` less simple than ``s'``.
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from simpeval import UsageError
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
+from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
 from simpeval_siera.training import (
     Example,
@@ -21,6 +24,7 @@ from simpeval_siera.training import (
     both_orders,
     grouped_split,
     train_model,
+    valid_group_count,
 )
 
 VARIANTS = ("base", "silver")
@@ -37,7 +41,7 @@ class DataSettings:
     seed: int = 0
 
 
-def normalized_pairs(pairs: Sequence[tuple[str, str, int]]) -> list[tuple[str, str, int]]:
+def normalized_pairs(pairs: Sequence[Pair]) -> list[Pair]:
     """Normalise both sides; drop pairs whose simplification is the original itself (nothing to rank)."""
     result = []
     for original, simplified, group in pairs:
@@ -47,8 +51,31 @@ def normalized_pairs(pairs: Sequence[tuple[str, str, int]]) -> list[tuple[str, s
     return result
 
 
+def check_enough_sources(pairs: Sequence[Pair], valid_fraction: float) -> None:
+    """Fail before any model loads unless both sides of the validation split get a source sentence."""
+    n_sources = len({group for _, _, group in pairs})
+    if not 0 < valid_group_count(n_sources, valid_fraction) < n_sources:
+        raise UsageError(
+            f"{n_sources} source sentences with a simplification that differs from them are too few to hold "
+            f"{valid_fraction:.0%} of them out for validation and train on the rest: give more training data"
+        )
+
+
+def check_writable(directory: Path) -> None:
+    """Fail before training, not after it, where the checkpoint could not be saved."""
+    directory = directory.absolute()
+    existing = next(path for path in (directory, *directory.parents) if path.exists())
+    try:  # os.access says yes to root even where mkdir fails (/proc, read-only mounts); trying says the truth
+        tempfile.TemporaryDirectory(dir=existing).cleanup()
+    except OSError as exc:
+        raise UsageError(
+            f"cannot save the checkpoint in {directory}: {existing} is not a writable directory "
+            f"({exc.strerror}); choose another -o"
+        ) from None
+
+
 def build_examples(
-    pairs: Sequence[tuple[str, str, int]],
+    pairs: Sequence[Pair],
     settings: DataSettings,
     f1: Callable[[list[tuple[str, str]]], list[float]] | None,
     log: Callable[[str], None] = print,
@@ -74,7 +101,7 @@ def build_examples(
 
 
 def train_siera(
-    pairs: Sequence[tuple[str, str, int]],
+    pairs: Sequence[Pair],
     output_dir: str | Path,
     encoder: str,
     data: DataSettings,
@@ -82,6 +109,9 @@ def train_siera(
     log: Callable[[str], None] = print,
 ) -> TrainReport:
     """Normalise, augment, split by source, cache the frozen states, train, save to ``output_dir``."""
+    pairs = normalized_pairs(pairs)
+    check_enough_sources(pairs, data.valid_fraction)
+    check_writable(Path(output_dir))
     from simpeval_siera.features import FeatureCache
     from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
     from simpeval_siera.similarity import TokenEmbedder
@@ -91,7 +121,7 @@ def train_siera(
     tokenizer = load_tokenizer(config)
     # The filter embeds with the frozen bottom: its last layer is the encoder's second to last.
     embedder = TokenEmbedder(model.bottom, tokenizer)
-    examples, stats = build_examples(normalized_pairs(pairs), data, embedder.f1, log)
+    examples, stats = build_examples(pairs, data, embedder.f1, log)
     train, valid = grouped_split(examples, data.valid_fraction, data.seed)
     cache = FeatureCache(model, tokenizer)
     log(f"caching frozen states of {cache.add((e.first, e.second) for e in examples)} inputs")

@@ -44,6 +44,8 @@ class Siera(simpeval.Metric):
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
+        if self.batch_size < 1:
+            raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self._loaded = None
 
     def _model(self):

@@ -39,13 +39,18 @@ def both_orders(relations: Iterable[tuple[str, str, int]]) -> list[Example]:
     return examples
 
 
+def valid_group_count(n_groups: int, valid_fraction: float) -> int:
+    """How many of ``n_groups`` source sentences :func:`grouped_split` holds out for validation."""
+    return round(n_groups * valid_fraction)
+
+
 def grouped_split(
     examples: Sequence[Example], valid_fraction: float, seed: int
 ) -> tuple[list[Example], list[Example]]:
     """Split by group (source sentence): about ``valid_fraction`` of the groups go to validation."""
     groups = sorted({e.group for e in examples})
     random.Random(seed).shuffle(groups)
-    valid_groups = set(groups[: round(len(groups) * valid_fraction)])
+    valid_groups = set(groups[: valid_group_count(len(groups), valid_fraction)])
     train = [e for e in examples if e.group not in valid_groups]
     valid = [e for e in examples if e.group in valid_groups]
     return train, valid

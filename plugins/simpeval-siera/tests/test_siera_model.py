@@ -84,6 +84,7 @@ def test_checkpoint_round_trip_gives_the_same_scores(tiny_model, sentences, tmp_
     sources, outputs = [c for c, _ in sentences], [s for _, s in sentences]
     before = siera_scores(model, tokenizer, sources, outputs)
     model.save(tmp_path / "ckpt")
+    assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == ["model.safetensors", "siera_config.json"]
     loaded = load_checkpoint(tmp_path / "ckpt")
     assert siera_scores(loaded, tokenizer, sources, outputs) == before
 
@@ -97,3 +98,32 @@ def test_bfloat16_autocast_stays_close_and_antisymmetric(tiny_model, sentences):
     assert fast["two_way"] == pytest.approx(exact["two_way"], abs=0.02)
     half = len(sources)
     assert [a + b for a, b in zip(fast["two_way"][:half], fast["two_way"][half:])] == pytest.approx([1.0] * half, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("config", "weights", "problem"),
+    [
+        ("{", None, "JSONDecodeError"),
+        ({"colour": "red"}, None, "TypeError: SieraConfig.__init__() got an unexpected keyword argument 'colour'"),
+        ({}, b"not safetensors", "SafetensorError"),
+        ({}, {"head.unknown": torch.zeros(1)}, "RuntimeError"),
+    ],
+)
+def test_a_broken_checkpoint_is_a_usage_error(tiny_encoder, tmp_path, config, weights, problem):
+    import json
+
+    from safetensors.torch import save_file
+
+    import simpeval
+
+    text = config if isinstance(config, str) else json.dumps({"encoder": tiny_encoder, **config})
+    (tmp_path / "siera_config.json").write_text(text)
+    if isinstance(weights, dict):
+        save_file(weights, str(tmp_path / "model.safetensors"))
+    else:
+        (tmp_path / "model.safetensors").write_bytes(weights or b"")
+    with pytest.raises(simpeval.UsageError) as caught:
+        load_checkpoint(tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path} holds a broken SIERA checkpoint ({problem}")
+    assert message.endswith("save it again with `simpeval train siera`") and "\n" not in message

@@ -74,3 +74,47 @@ def test_shipped_checkpoint_scores_offline():
     scores = Siera().score_sentences([source, simpler], [simpler, source])
     assert scores["siera"][0] + scores["siera"][1] == pytest.approx(1.0, abs=1e-9)
     assert scores["siera"][0] > 0.5 > scores["siera"][1]
+
+
+def test_batch_size_below_one_is_a_usage_error(tmp_path):
+    with pytest.raises(simpeval.UsageError, match='"batch_size" must be at least 1, got 0'):
+        Siera(batch_size=0)
+    (tmp_path / "orig.txt").write_text("a\n")
+    result = CliRunner().invoke(cli, [
+        "evaluate", "--orig", str(tmp_path / "orig.txt"), "--sys", str(tmp_path / "orig.txt"), "-m", "siera:batch_size=-1",
+    ])
+    assert result.exit_code == 2
+    assert result.output.strip() == 'Error: option "batch_size" must be at least 1, got -1'
+
+
+def train_args(tmp_path, *extra):
+    return ["train", "siera", "--orig", str(tmp_path / "orig.txt"), "--simp", str(tmp_path / "simp.txt"), *extra]
+
+
+def test_train_command_rejects_too_few_sources_before_training(sentences, tmp_path):
+    # Two sources would leave round(2 * 0.2) = 0 for validation; the third is its own simplification.
+    write_parallel(tmp_path, [*sentences[:2], (sentences[2][0], sentences[2][0])])
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt")))
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: 2 source sentences with a simplification that differs")
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "ckpt").exists()
+
+
+def test_train_command_rejects_an_unwritable_output_before_training(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "orig.txt" / "ckpt")))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"Error: cannot save the checkpoint in {tmp_path / 'orig.txt' / 'ckpt'}: {tmp_path / 'orig.txt'} "
+        "is not a writable directory (Not a directory); choose another -o"
+    )
+
+
+@pytest.mark.parametrize("option", ["--batch-size", "--max-epochs", "--patience", "--m", "--cap", "--refs-per-source"])
+def test_train_command_rejects_counts_below_one(sentences, tmp_path, option):
+    write_parallel(tmp_path, sentences)
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt"), option, "0"))
+    assert result.exit_code == 2
+    assert f"Invalid value for '{option}': 0 is not in the range x>=1." in result.output
+    assert not (tmp_path / "ckpt").exists()
