@@ -56,7 +56,7 @@ def render(
     if fmt == "latex":
         escape = str.maketrans({"_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#"})
         head = " & ".join(c.translate(escape) for c in columns)
-        body = [" & ".join(row).translate(escape) + r" \\" for row in cells]
+        body = [" & ".join(cell.translate(escape) for cell in row) + r" \\" for row in cells]
         spec = "l" + "r" * (len(columns) - 1)
         return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", head + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]) + "\n"
     widths = [max(len(str(c)), *(len(row[i]) for row in cells)) if cells else len(str(c)) for i, c in enumerate(columns)]
