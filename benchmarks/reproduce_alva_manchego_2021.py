@@ -116,15 +116,16 @@ class Comparison:
     paper: dict[str, tuple[float, ...]]
     note: str = ""
 
-    def max_difference(self, metrics: list[str] | None = None) -> float:
-        metrics = metrics or [m for m in self.ours if m in self.paper]
+    def max_difference(self) -> float:
+        """Largest |ours - paper| over the metrics both have."""
+        metrics = [m for m in self.ours if m in self.paper]
         return max(abs(o - p) for m in metrics for o, p in zip(self.ours[m], self.paper[m]))
 
 
-def _report(registry, data_dir: Path, dataset: str, references: str, split: str, metrics=None, published=None,
-            ties: str = "order") -> Report:
+def _report(registry, data_dir: Path, dataset: str, references: str, split: str, metrics=None,
+            published=None) -> Report:
     request = Request(
-        dataset=dataset, data_dir=data_dir, metrics=metrics, references=references, split=split, ties=ties,
+        dataset=dataset, data_dir=data_dir, metrics=metrics, references=references, split=split,
         settings=Settings(), preset="metaeval-2021",
         scores=[data_dir / PUBLISHED_CSV] if published else [], score_columns=published,
     )
@@ -139,7 +140,11 @@ def _compare(title, report: Report, splits, paper, note="") -> Comparison:
 
 
 def simplicity_da(registry, data_dir: Path, references: str, split: str, computed=COMPUTED, published=PUBLISHED):
-    """Simplicity-DA with both computed and published metrics, compared together (one Williams family)."""
+    """Simplicity-DA with both computed and published metrics, compared together (one Williams family).
+
+    EASSE published per-item scores for ASSET and the union of the sets only, so ``published``
+    is dropped for other ``references``.
+    """
     published = published if references in ("asset", "all") else None
     return _report(registry, data_dir, "simplicity-da", references, split, computed, published)
 
@@ -156,8 +161,8 @@ def table9(registry, data_dir):
     return _compare("Table 9: Simplicity-DA, ASSET references, system types", report, TABLE9_SPLITS, TABLE9, note)
 
 
-def table7(registry, data_dir, ties="order"):
-    report = _report(registry, data_dir, "structural-simplicity", "hsplit", "quality", COMPUTED, ties=ties)
+def table7(registry, data_dir):
+    report = _report(registry, data_dir, "structural-simplicity", "hsplit", "quality", COMPUTED)
     return _compare("Table 7: Structural Simplicity, HSplit references, quality splits",
                     report, TABLE3_SPLITS, TABLE7), report
 
@@ -169,9 +174,7 @@ def table10(registry, data_dir):
 
 
 def table11(registry, data_dir, references):
-    computed = COMPUTED[:5]
-    published = PUBLISHED[:3] if references == "all" else None
-    report = simplicity_da(registry, data_dir, references, "quality", computed, published)
+    report = simplicity_da(registry, data_dir, references, "quality", COMPUTED[:5], PUBLISHED[:3])
     return _compare(f"Table 11: Simplicity-DA, {references} references", report, TABLE3_SPLITS, TABLE11[references])
 
 
@@ -309,7 +312,7 @@ def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
     return "\n".join(parts)
 
 
-def reproduce(data_dir: Path, repetitions: int = 1000) -> tuple[dict, dict, dict]:
+def reproduce(data_dir: Path) -> tuple[dict, dict, dict]:
     registry = load_registry()
     t7, t7_report = table7(registry, data_dir)
     tables = {
@@ -320,7 +323,7 @@ def reproduce(data_dir: Path, repetitions: int = 1000) -> tuple[dict, dict, dict
         "table11_all": table11(registry, data_dir, "all"),
         "table11_selected": table11(registry, data_dir, "selected"),
     }
-    return tables, reliability(registry, data_dir, repetitions), tie_sensitivity(t7_report)
+    return tables, reliability(registry, data_dir), tie_sensitivity(t7_report)
 
 
 def main() -> None:

@@ -12,9 +12,15 @@ from simpeval import UsageError
 from simpeval.datadir import resolve_data_dir
 from simpeval.datasets.aligner import align
 from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpLikert2022
+from simpeval.datasets.metaeval import StructuralSimplicity
+from simpeval.datasets.references import sources_for_lines
 from simpeval.datasets.selection import Operations, detect_operations
 from simpeval.registry import load_registry
 
+ONE_ROW_PER_RATING = ["WorkerId", "Input.id", "Input.original", "Input.simplified", "Input.system",
+                      "Answer.adequacy", "Answer.fluency", "Answer.simplicity"]
+STRUCTURAL = ["sent_id", "sys_name", "orig_sent", "simp_sent", "sys_type", "structural_simplicity", "simplicity",
+              "meaning", "grammaticality"]
 BUILTIN = {"simplicity-da", "structural-simplicity", "simpeval-past", "simpeval-2022", "simpda-2022", "simplikert-2022"}
 
 
@@ -68,9 +74,7 @@ def test_simpeval_2022_loader(tmp_path):
 
 @pytest.mark.parametrize("cls,filename", [(SimpDA2022, "simpDA_2022.csv"), (SimpLikert2022, "simplikert_2022.csv")])
 def test_one_row_per_rating_loaders(tmp_path, cls, filename):
-    header = ["WorkerId", "Input.id", "Input.original", "Input.simplified", "Input.system",
-              "Answer.adequacy", "Answer.fluency", "Answer.simplicity"]
-    _write(tmp_path / "simpeval" / filename, header, [
+    _write(tmp_path / "simpeval" / filename, ONE_ROW_PER_RATING, [
         ["w1", 1, "Orig one.", "Out one.", "sysA", 4, 5, 1],
         ["w2", 1, "Orig one.", "Out one.", "sysA", 2, 3, 3],
         ["w1", 1, "Orig one.", "Out two.", "sysB", 2, 1, 5],
@@ -90,11 +94,55 @@ def test_one_row_per_rating_loaders(tmp_path, cls, filename):
 
 
 def test_bad_numbers_are_reported_with_their_row(tmp_path):
-    header = ["WorkerId", "Input.id", "Input.original", "Input.simplified", "Input.system",
-              "Answer.adequacy", "Answer.fluency", "Answer.simplicity"]
-    _write(tmp_path / "simpeval/simpDA_2022.csv", header, [["w1", 1, "o", "s", "x", 4, "n/a", 1]])
+    _write(tmp_path / "simpeval/simpDA_2022.csv", ONE_ROW_PER_RATING, [["w1", 1, "o", "s", "x", 4, "n/a", 1]])
     with pytest.raises(UsageError, match=r"row 2: Answer.fluency='n/a' is not a number"):
         SimpDA2022(tmp_path)
+
+
+def test_infinite_numbers_and_non_utf8_files_are_usage_errors(tmp_path):
+    _write(tmp_path / "simpeval/simpDA_2022.csv", ONE_ROW_PER_RATING, [["w1", 1, "o", "s", "x", 4, "inf", 1]])
+    with pytest.raises(UsageError, match=r"row 2: Answer.fluency is inf: remove the row or fill it in"):
+        SimpDA2022(tmp_path)
+    (tmp_path / "simpeval/simpDA_2022.csv").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(UsageError, match="is not a UTF-8 CSV file"):
+        SimpDA2022(tmp_path)
+
+
+def test_paper_dataset_ratings_must_match_its_items(tmp_path):
+    _write(tmp_path / "metaeval/structural_simplicity.csv", STRUCTURAL,
+           [[1, "A", "o", "s", "Semantics", 1, 2, 3, 4], [2, "A", "o2", "s2", "PBMT", -1, 0, 5, 5]])
+    ratings = ["sent_id", "sys_name", "orig_sent", "simp_sent", "rater_id", "structural_simplicity"]
+    path = tmp_path / "metaeval/structural_simplicity_ratings.csv"
+    _write(path, ratings, [[1, "A", "o", "s", "r1", 1], [2, "A", "o2", "s2", "r1", -1]])
+    data = StructuralSimplicity(tmp_path)
+    assert [item.system_type for item in data.items] == ["Sem", "PBMT"]
+    assert [item.line for item in data.items] == [0, 1]
+    assert data.human_scores("meaning").tolist() == [3.0, 5.0]
+    assert not data.has_standardized("meaning")
+    assert data.ratings("structural_simplicity").value.tolist() == [1.0, -1.0]
+    _write(path, ratings, [[1, "A", "o", "s", "r1", 1], [3, "B", "o3", "s3", "r1", 0]])
+    with pytest.raises(UsageError, match=r"1 ratings of items not in the scores file, e.g. \('3', 'B'\)"):
+        StructuralSimplicity(tmp_path)
+
+
+def test_empty_files_are_usage_errors(tmp_path):
+    _write(tmp_path / "simpeval/simpDA_2022.csv", ONE_ROW_PER_RATING, [])
+    with pytest.raises(UsageError, match='no rated outputs in dataset "simpda-2022"'):
+        SimpDA2022(tmp_path)
+    _write(tmp_path / "metaeval/structural_simplicity.csv", STRUCTURAL, [[1, "A", "o", "s", "PBMT", 1, 2, 3, 4]])
+    _write(tmp_path / "metaeval/structural_simplicity_ratings.csv",
+           ["sent_id", "sys_name", "orig_sent", "simp_sent", "rater_id", "structural_simplicity"], [])
+    data = StructuralSimplicity(tmp_path)
+    with pytest.raises(UsageError, match="the ratings file holds no ratings"):
+        data.ratings("structural_simplicity").matrix()
+
+
+def test_a_truncated_test_set_file_is_a_usage_error(tmp_path):
+    source = tmp_path / "references/hsplit/hsplit.tok.src"
+    source.parent.mkdir(parents=True)
+    source.write_text("one .\ntwo .\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="hsplit.tok.src has 2 lines, expected 359: re-fetch it"):
+        sources_for_lines(tmp_path, "hsplit", [0])
 
 
 def test_aligner_finds_deletions_and_replacements():

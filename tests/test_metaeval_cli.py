@@ -126,6 +126,52 @@ def test_scores_with_unmatched_items_and_nan(data_dir, tmp_path):
     assert none.exit_code == 2 and "none of its 1 rows matches" in none.output
 
 
+def test_scores_infinite_all_nan_and_binary(data_dir, tmp_path):
+    rows = list(csv.DictReader((data_dir / "metaeval/simplicity_DA.csv").open(encoding="utf-8")))
+    keyed = [[r["sent_id"], r["sys_name"]] for r in rows]
+    inf = _scores_file(tmp_path, ["sent_id", "sys_name", "mine"],
+                       [[*k, "inf" if i < 3 else float(r["simplicity"])] for i, (k, r) in enumerate(zip(keyed, rows))])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", inf,
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "3 missing or non-numeric (or infinite)" in result.stderr
+    assert {r["split"]: r for r in json.loads(result.stdout)}["All"]["n"] == 597
+    empty = _scores_file(tmp_path, ["sent_id", "sys_name", "mine"], [[*k, "nan"] for k in keyed])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", empty)
+    assert result.exit_code == 2 and "column mine has no finite number" in result.output
+    assert result.stdout == ""
+    binary = tmp_path / "scores.bin"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", binary)
+    assert result.exit_code == 2 and "is not a UTF-8 CSV file" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_bad_plots_dir_and_stray_score_columns_fail_before_any_output(data_dir, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    out = tmp_path / "report.json"
+    result = published(data_dir, "--plots", blocker / "plots", "-o", out)
+    assert result.exit_code == 2 and "cannot create --plots directory" in result.output
+    assert "Traceback" not in result.output and not out.exists()
+    stray = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
+                "--score-columns", "bleu")
+    assert stray.exit_code == 2 and "--score-columns picks columns of --scores files" in stray.output
+
+
+def test_scores_without_the_chosen_test_set_name_the_ones_they_have(data_dir):
+    result = published(data_dir, "--references", "selected")
+    assert result.exit_code == 2
+    assert "has no rows with test_set=selected: pick --references among its test sets (asset, turk, hsplit, all)" \
+        in result.output
+
+
+def test_scores_columns_naming_the_same_metric_are_refused(data_dir, tmp_path):
+    path = _scores_file(tmp_path, ["sent_id", "sys_name", "BLEU", "bleu"], [["1", "Hybrid", 1.0, 2.0]])
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", path)
+    assert result.exit_code == 2 and "columns BLEU and bleu both name metric bleu" in result.output
+
+
 def test_constant_metric_is_a_warning(data_dir, tmp_path):
     rows = list(csv.DictReader((data_dir / "metaeval/simplicity_DA.csv").open(encoding="utf-8")))
     path = _scores_file(tmp_path, ["sent_id", "sys_name", "flat", "mine"],
@@ -145,3 +191,22 @@ def test_datasets_list_and_agreement(data_dir):
     assert json.loads(result.stdout)["icc"] == pytest.approx(0.465, abs=0.001)
     missing = run("datasets", "agreement", "simpeval-past", "--data-dir", data_dir, "--aspect", "meaning")
     assert missing.exit_code == 2 and "no per-rater ratings" in missing.output
+    assert missing.output.strip().endswith("use --aspect simplicity")
+
+
+def test_every_format_says_how_its_numbers_were_made(data_dir):
+    args = ("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
+            "--scores", data_dir / PUBLISHED, "--score-columns", "bleu")
+    settings = ("dataset=simplicity-da aspect=simplicity (z-scores) references=asset level=sentence "
+                "correlation=pearson significance=williams alpha=0.05")
+    fkgl = "fkgl: fkgl|tok:13a|lc:yes|clip:yes|version:0.1.0"
+    bleu = "bleu: scores:metrics_simplicity_DA.csv"
+    table = run(*args).stdout.splitlines()
+    assert table[0] == f"# {settings}" and table[-2:] == [f"# {fkgl}", f"# {bleu}"]
+    markdown = run(*args, "--format", "markdown").stdout.splitlines()
+    assert markdown[-2:] == [f"- `{fkgl}`", f"- `{bleu}`"] and f"Settings: `{settings}`." in markdown[-4]
+    latex = run(*args, "--format", "latex").stdout.splitlines()
+    assert latex[0] == f"% {settings}" and latex[-2:] == [f"% {fkgl}", f"% {bleu}"]
+    csv_run = CliRunner().invoke(root, [str(a) for a in (*args, "--format", "csv")])
+    assert csv_run.stdout.splitlines()[0] == "metric,Low (N=300),High (N=300),All (N=600)"
+    assert csv_run.stderr.splitlines()[-3:] == [f"# {settings}", f"# {fkgl}", f"# {bleu}"]

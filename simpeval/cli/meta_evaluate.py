@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.errors import UsageError
 from simpeval.metaeval import CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
 
 REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
@@ -56,13 +57,17 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
                   data_dir, no_cache, cache_dir, progress) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import write_output
     from simpeval.cli import registry
+    from simpeval.cli.files import write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
-    from simpeval.metaeval.report import format_report
+    from simpeval.metaeval.report import format_report, provenance
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
+    if score_columns and not score_paths:
+        raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
+    if plots_dir is not None:
+        _make_plots_dir(plots_dir)
     if significance is None:
         significance = "williams" if correlation == "pearson" else "permutation"
     if progress is None:
@@ -90,8 +95,22 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     for warning in report.result.warnings:
         click.echo(f"warning: {warning}", err=True)
     write_output(format_report(report, fmt), output)
+    if fmt == "csv":
+        for line in provenance(report):
+            click.echo(f"# {line}", err=True)
     if plots_dir is not None:
         from simpeval.metaeval.plots import write_plots
 
-        written = write_plots(report, plots_dir)
+        try:
+            written = write_plots(report, plots_dir)
+        except OSError as exc:
+            raise UsageError(f"cannot write plots to {plots_dir}: {exc.strerror}: pick another --plots DIR") from None
         click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
+
+
+def _make_plots_dir(plots_dir: Path) -> None:
+    """Create ``--plots DIR`` before any work, so a bad directory fails fast and writes nothing."""
+    try:
+        plots_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create --plots directory {plots_dir}: {exc.strerror}: pick another one") from None

@@ -44,6 +44,8 @@ class Ratings:
 
     def matrix(self) -> np.ndarray:
         """Items x k matrix, column j = each item's j-th rating (items must have k ratings each)."""
+        if not len(self.item):
+            raise UsageError("the ratings file holds no ratings: replace it with the released one")
         order = np.argsort(self.item, kind="stable")
         counts = np.bincount(self.item)
         counts = counts[counts > 0]
@@ -102,6 +104,9 @@ class Dataset:
         self.data_dir = data_dir
         paths = [require_file(data_dir, f, self.source_url) for f in self.files]
         judgements = self.read(*paths)
+        if not judgements.items:
+            raise UsageError(f"{', '.join(map(str, paths))}: no rated outputs in dataset \"{self.name}\": "
+                             "replace the file(s) with the released ones")
         self.items = judgements.items
         self._raw = judgements.raw
         self._standardized = judgements.standardized
@@ -146,10 +151,8 @@ class Dataset:
     def ratings(self, aspect: str) -> Ratings:
         """The individual ratings of ``aspect``; :class:`UsageError` if the dataset has none."""
         if aspect not in self._ratings:
-            have = ", ".join(self._ratings) or "none"
-            raise UsageError(
-                f'dataset "{self.name}" has no per-rater ratings of "{aspect}" (it has: {have})'
-            )
+            remedy = f"use --aspect {' or '.join(self._ratings)}" if self._ratings else "it released none"
+            raise UsageError(f'dataset "{self.name}" has no per-rater ratings of "{aspect}": {remedy}')
         return self._ratings[aspect]
 
     # ------------------------------------------------------------------

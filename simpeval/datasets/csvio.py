@@ -13,12 +13,15 @@ from simpeval.errors import UsageError
 
 def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
     """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing."""
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in required if c not in (reader.fieldnames or [])]
-        if missing:
-            raise UsageError(f"{path} lacks column(s) {', '.join(missing)}: is it the right file?")
-        return list(reader)
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as handle:
+            reader = csv.DictReader(handle)
+            missing = [c for c in required if c not in (reader.fieldnames or [])]
+            if missing:
+                raise UsageError(f"{path} lacks column(s) {', '.join(missing)}: is it the right file?")
+            return list(reader)
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise UsageError(f"{path} is not a UTF-8 CSV file ({exc}): replace it with the released file") from None
 
 
 def numbers(rows: list[dict[str, str]], column: str, path: Path) -> np.ndarray:
@@ -29,8 +32,8 @@ def numbers(rows: list[dict[str, str]], column: str, path: Path) -> np.ndarray:
             values[i] = float(row[column])
         except (TypeError, ValueError):
             raise UsageError(f"{path}, row {i + 2}: {column}={row[column]!r} is not a number") from None
-        if math.isnan(values[i]):
-            raise UsageError(f"{path}, row {i + 2}: {column} is NaN: remove the row or fill it in")
+        if not math.isfinite(values[i]):
+            raise UsageError(f"{path}, row {i + 2}: {column} is {row[column]}: remove the row or fill it in")
     return values
 
 

@@ -43,17 +43,21 @@ _OWN_SOURCES = {"hsplit": "references/hsplit/hsplit.tok.src"}
 REFERENCE_SETS = (*_SETS, "all", "selected")
 
 
+def _test_set_file(path: Path) -> list[str]:
+    """The lines of a file aligned with the test set; :class:`UsageError` unless there are 359."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if len(lines) != TEST_SET_SIZE:
+        raise UsageError(f"{path} has {len(lines)} lines, expected {TEST_SET_SIZE}: re-fetch it")
+    return lines
+
+
 @lru_cache(maxsize=8)
 def _read_set(data_dir: Path, name: str) -> tuple[tuple[str, ...], ...]:
     """Line-major references of one set: ``result[line][k]``."""
     pattern, indices, source = _SETS[name]
     columns = []
     for k in indices:
-        path = require_file(data_dir, pattern.format(k), source)
-        lines = path.read_text(encoding="utf-8").splitlines()
-        if len(lines) != TEST_SET_SIZE:
-            raise UsageError(f"{path} has {len(lines)} lines, expected {TEST_SET_SIZE}: re-fetch it")
-        columns.append(lines)
+        columns.append(_test_set_file(require_file(data_dir, pattern.format(k), source)))
     return tuple(zip(*columns))
 
 
@@ -72,8 +76,7 @@ def sources_for_lines(data_dir: Path, name: str, lines: Sequence[int]) -> list[s
     """The originals set ``name`` pairs its references with, for the given lines (None: the items' own)."""
     if name not in _OWN_SOURCES:
         return None
-    path = require_file(data_dir, _OWN_SOURCES[name], _SETS[name][2])
-    table = path.read_text(encoding="utf-8").splitlines()
+    table = _test_set_file(require_file(data_dir, _OWN_SOURCES[name], _SETS[name][2]))
     return [table[line] for line in lines]
 
 

@@ -30,7 +30,6 @@ class ComputedScores:
 
     scores: dict[str, np.ndarray] = field(default_factory=dict)
     signatures: dict[str, str] = field(default_factory=dict)
-    higher_is_better: dict[str, bool] = field(default_factory=dict)
 
 
 def default_metric_specs(registry: Registry, with_references: bool) -> list[str]:
@@ -96,5 +95,4 @@ def compute_scores(
         out.scores = {name: np.array(values) for name, values in per_system.items()}
     for name in wanted:
         out.signatures[name] = result.signatures[name]
-        out.higher_is_better[name] = result.higher_is_better[name]
     return out

@@ -26,7 +26,6 @@ from simpeval.metaeval import stats
 from simpeval.metaeval.splits import Split
 
 
-
 @dataclass
 class Record:
     """The correlation of one metric with the human score on one split."""
@@ -81,7 +80,7 @@ class Settings:
     alpha: float = 0.05
     resamples: int = 1000  # permutation test
     bootstrap: int = 0  # bootstrap resamples for confidence intervals; 0 = none
-    level: float = 0.95
+    ci_level: float = 0.95  # coverage of those intervals
     wmt_threshold: float = 25.0
 
 
@@ -157,7 +156,7 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
         if settings.bootstrap and not np.isnan(r):
             x, y, items = columns[m][ok], h[ok], idx[ok]
             records[-1].ci_low, records[-1].ci_high = stats.bootstrap_interval(
-                lambda s: corr(x[s], y[s], items[s])[0], n, rng, settings.bootstrap, settings.level
+                lambda s: corr(x[s], y[s], items[s])[0], n, rng, settings.bootstrap, settings.ci_level
             )
     p_matrix = _significance(h, columns, signs, names, settings, rng, corr, idx, groups, selection)
     for i, rec in enumerate(records):

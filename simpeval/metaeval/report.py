@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from simpeval.metaeval.run import Report
 
 
-
 def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
@@ -41,16 +40,22 @@ def records(report: Report) -> list[dict]:
     return out
 
 
-def header(report: Report) -> str:
-    """One line describing what was correlated with what."""
+def settings_line(report: Report) -> str:
+    """What was correlated with what, in one line."""
     req = report.request
     scale = "raw" if req.raw or not report.dataset.has_standardized(report.aspect) else "z-scores"
     settings = req.settings
     return (
-        f"# dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
+        f"dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
         f"level={req.level} correlation={settings.correlation} significance={settings.significance} "
         f"alpha={settings.alpha}"
     )
+
+
+def provenance(report: Report) -> list[str]:
+    """The settings line, then each metric's signature (or the ``--scores`` file it came from)."""
+    return [settings_line(report), *(f"{m}: {report.signatures[m]}" for m in report.result.metrics
+                                     if m in report.signatures)]
 
 
 def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
@@ -73,6 +78,13 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
                 emphasis.append((i, j + 1))
         rows.append(row)
     text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
+    settings, *signatures = provenance(report)
+    winners = "not significantly outperformed by any other metric"
     if fmt == "table":
-        text = header(report) + "\n" + text + "* = not significantly outperformed by any other metric\n"
-    return text
+        return "\n".join([f"# {settings}", text + f"* = {winners}", *(f"# {s}" for s in signatures)]) + "\n"
+    if fmt == "markdown":
+        lines = [text, f"Bold: {winners}. Settings: `{settings}`.", "", *(f"- `{s}`" for s in signatures)]
+        return "\n".join(lines) + "\n"
+    if fmt == "latex":
+        return "\n".join([f"% {settings}", text + f"% bold: {winners}", *(f"% {s}" for s in signatures)]) + "\n"
+    return text  # csv stays machine-readable: the CLI prints the provenance on standard error

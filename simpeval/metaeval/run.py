@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from simpeval.registry import Registry
 
 
-
 @dataclass
 class Request:
     """What to meta-evaluate and how (the options of ``simpeval meta-evaluate``)."""
@@ -131,6 +130,7 @@ def _gather_scores(
 
 
 def _system_means(values: np.ndarray, dataset: Dataset, systems: list[str]) -> np.ndarray:
+    """Mean of each system's per-item ``values``, missing (nan) items left out; nan if all are."""
     item_systems = np.array([item.system for item in dataset.items])
     out = np.full(len(systems), np.nan)
     for k, system in enumerate(systems):

@@ -41,11 +41,13 @@ class JoinedScores:
     warnings: list[str] = field(default_factory=list)
 
 
-def _parse(value: str) -> float:
+def _parse(value: str | None) -> float:
+    """The cell as a float; nan when it is empty, non-numeric or infinite (the engine skips nan)."""
     try:
-        return float(value)
-    except ValueError:
+        number = float(value)
+    except (TypeError, ValueError):
         return math.nan
+    return number if math.isfinite(number) else math.nan
 
 
 def join_scores(
@@ -70,6 +72,8 @@ def join_scores(
             rows = list(reader)
     except OSError as exc:
         raise UsageError(f"cannot read --scores {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, csv.Error) as exc:
+        raise UsageError(f"--scores {path} is not a UTF-8 CSV file ({exc}): save it as UTF-8 CSV") from None
     missing = [c for c in key_columns if c not in fields]
     if missing:
         raise UsageError(
@@ -77,10 +81,23 @@ def join_scores(
         )
     if TEST_SET_COLUMN in fields and references is not None:
         wanted = _TEST_SET_NAMES.get(references, {references})
-        rows = [row for row in rows if row[TEST_SET_COLUMN] in wanted]
-        if not rows:
-            raise UsageError(f"--scores {path} has no rows with test_set={references}")
-    columns = {metric_name(c): c for c in fields if c not in key_columns and c != TEST_SET_COLUMN}
+        kept = [row for row in rows if row[TEST_SET_COLUMN] in wanted]
+        if not kept:
+            have = ", ".join(dict.fromkeys(row[TEST_SET_COLUMN] for row in rows)) or "none"
+            raise UsageError(
+                f"--scores {path} has no rows with test_set={references}: "
+                f"pick --references among its test sets ({have})"
+            )
+        rows = kept
+    columns: dict[str, str] = {}
+    for column in fields:
+        if column in key_columns or column == TEST_SET_COLUMN:
+            continue
+        name = metric_name(column)
+        if name in columns:
+            raise UsageError(f"--scores {path}: columns {columns[name]} and {column} both name metric {name}: "
+                             "rename or drop one")
+        columns[name] = column
     if only is not None:
         absent = [m for m in only if m not in columns]
         if absent:
@@ -108,7 +125,12 @@ def join_scores(
     for name, column in columns.items():
         values = np.array([math.nan if row is None else _parse(row[column]) for row in position])
         bad = int(np.isnan(values).sum()) - (len(keys) - matched)
+        if bad == matched:
+            raise UsageError(f"--scores {path} column {column} has no finite number: fix it or leave it out "
+                             "with --score-columns")
         if bad:
-            joined.warnings.append(f"--scores column {column} has {bad} missing or non-numeric values (skipped)")
+            joined.warnings.append(
+                f"--scores column {column} has {bad} missing or non-numeric (or infinite) values (skipped)"
+            )
         joined.scores[name] = values
     return joined
