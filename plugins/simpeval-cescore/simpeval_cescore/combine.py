@@ -15,7 +15,7 @@ from simpeval_cescore.grammar import gscore, sentence_semimatch, source_index
 from simpeval_cescore.meaning import mscore
 from simpeval_cescore.simplicity import sscore, text_simplicity, word_familiarity
 from simpeval_cescore.syllables import count_syllables
-from simpeval_cescore.text import analyse, retokenise_word
+from simpeval_cescore.text import analyse, retokenise_word, split_sentences
 
 LOGISTIC_SLOPE = 10.0
 LOGISTIC_CENTRE = 0.5
@@ -53,6 +53,6 @@ def cescore(source: str, output: str, ignore_zero_sentences: bool = False) -> CE
 
 def clear_caches() -> None:
     """Forget every per-text and per-word result (benchmarks time a cold start); lexicons stay loaded."""
-    for cached in (analyse, retokenise_word, text_simplicity, source_index, sentence_semimatch,
-                   word_familiarity, count_syllables):
+    for cached in (analyse, split_sentences, retokenise_word, text_simplicity, source_index,
+                   sentence_semimatch, word_familiarity, count_syllables):
         cached.cache_clear()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from simpeval_cescore.text import analyse
+from simpeval_cescore.text import analyse, whitespace_tokens
 
 GSCORE_ORDERS = (4, 5, 6, 7)
 Ngram = tuple[str, ...]
@@ -70,7 +70,7 @@ def semimatch(reference: Sequence[str] | NgramIndex, candidate: Sequence[str], n
 @lru_cache(maxsize=1 << 12)
 def source_index(text: str, n: int) -> NgramIndex:
     """The n-gram index of a source text, built once (a source has many outputs)."""
-    return NgramIndex(analyse(text).tokens, n)
+    return NgramIndex(whitespace_tokens(text), n)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -22,7 +22,7 @@ from simpeval_cescore.simplicity import (
     sentence_length_score,
     text_simplicity,
 )
-from simpeval_cescore.text import analyse
+from simpeval_cescore.text import analyse, whitespace_tokens
 
 
 class CEScoreMetric(Metric):
@@ -102,7 +102,8 @@ class SemiMatchMetric(Metric):
         super().__init__(**settings)
         if not 2 <= self.min_n <= self.max_n:
             raise UsageError(
-                f"cescore-semimatch: need 2 <= min_n <= max_n, got {self.min_n}..{self.max_n}"
+                f"cescore-semimatch: need 2 <= min_n <= max_n, got {self.min_n}..{self.max_n}: "
+                "pass min_n=N,max_n=M with 2 <= N <= M"
             )
 
     def score_sentences(
@@ -113,10 +114,8 @@ class SemiMatchMetric(Metric):
     ) -> dict[str, list[float]]:
         self.check_inputs(sources, outputs, references)
         orders = range(self.min_n, self.max_n + 1)
-        return {
-            self.name: [
-                sum(semimatch(source_index(src, n), analyse(out).tokens, n) for n in orders)
-                / len(orders)
-                for src, out in zip(sources, outputs)
-            ]
-        }
+        scores = []
+        for src, out in zip(sources, outputs):
+            tokens = whitespace_tokens(out)
+            scores.append(sum(semimatch(source_index(src, n), tokens, n) for n in orders) / len(orders))
+        return {self.name: scores}

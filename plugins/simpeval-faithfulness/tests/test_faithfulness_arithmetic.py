@@ -113,6 +113,9 @@ def test_load_conv_layer_reads_a_state_dict(tmp_path):
     (tmp_path / "text.bin").write_text("not a state dict")
     with pytest.raises(UsageError, match="cannot read"):
         load_conv_layer(str(tmp_path / "text.bin"))
+    torch.save({"mlp.weight": state["mlp.weight"]}, tmp_path / "partial.bin")
+    with pytest.raises(UsageError, match='partial.bin" have no mlp.bias: pass weights=PATH to a SummaC-Conv state dict'):
+        load_conv_layer(str(tmp_path / "partial.bin"))
 
 
 def test_f1_is_the_harmonic_mean():

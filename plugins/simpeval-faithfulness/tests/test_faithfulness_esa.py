@@ -74,3 +74,22 @@ def test_label_filter_and_no_entities():
 def test_missing_pipeline_is_a_usage_error():
     with pytest.raises(UsageError, match="spacy_model=NAME"):
         score(["x"], spacy_model="no_such_pipeline_xyz")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"batch_size": 0}, "batch_size=0 for esa: pass batch_size=N with N >= 1"),
+        ({"entity_labels": ""}, "entity_labels is empty for esa: pass entity_labels=all"),
+        ({"entity_labels": "+"}, "entity_labels is empty for esa: pass entity_labels=all"),
+    ],
+)
+def test_bad_options_are_usage_errors_before_any_work(options, message):
+    with pytest.raises(UsageError, match=message):
+        EntityMatch(**options)
+
+
+def test_label_the_pipeline_lacks_is_a_usage_error():
+    assert EntityMatch(entity_labels="PERSON+GPE").labels == ("PERSON", "GPE")
+    with pytest.raises(UsageError, match='has no entity label PERSN: pass entity_labels=all or labels it has'):
+        score(["Merkel met Obama."], entity_labels="PERSN+GPE")

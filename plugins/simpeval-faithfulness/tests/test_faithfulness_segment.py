@@ -27,3 +27,9 @@ def test_granularities():
     assert chunk("", "document") == []
     with pytest.raises(ValueError):
         chunk(text, "clause")
+
+
+def test_short_paragraphs_fall_back_to_the_whole_text():
+    assert chunk("Hi.\n\nOk.\n\n", "paragraph") == ["Hi. Ok."]
+    assert chunk("a\nThe long paragraph here.\nb", "paragraph") == ["The long paragraph here."]
+    assert chunk(" \n\n ", "paragraph") == []

@@ -156,3 +156,21 @@ def test_default_model_fails_with_one_line_and_no_download(monkeypatch):
     message = str(error.value)
     assert "weights not available" in message and "model=PATH" in message and "\n" not in message
     assert "tals/albert-xlarge-vitaminc-mnli" in message
+
+
+def test_only_long_pairs_are_truncated_and_they_match_a_direct_truncated_run(tiny_nli):
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from simpeval_faithfulness.nli import predict_probabilities
+
+    long_source = "the river ran past the mill " + "and then further on " * 10 + "to the sea."
+    pairs = [("the cat sat.", "a cat."), (long_source, "the river ran."), ("a dog.", "the dog barked.")]
+    tokenizer = AutoTokenizer.from_pretrained(tiny_nli)
+    model = AutoModelForSequenceClassification.from_pretrained(tiny_nli).eval()
+    expected = []
+    for premise, hypothesis in pairs:
+        encoded = tokenizer(premise, hypothesis, truncation="longest_first", max_length=100, return_tensors="pt")
+        with torch.no_grad():
+            expected.append(torch.softmax(model(**encoded).logits, dim=-1)[0].tolist())
+    assert len(tokenizer(long_source, "the river ran.")["input_ids"]) > 100  # really cut
+    np.testing.assert_allclose(predict_probabilities(pairs, tiny_nli, max_length=100), expected, atol=1e-5)
