@@ -84,11 +84,10 @@ def main() -> None:
     def runner() -> None:
         evaluate(requests, sources, outputs, references, sentence_level=True, corpus_level=False, cache=None)
 
-    from simpeval.metrics import bleu, fkgl, sari
+    from simpeval.text import ngram_counts, split_sentences, tokenize
 
     def clear_statistics() -> None:
-        for cached in (bleu.bleu_stats, sari.sari_stats, fkgl.readability_counts):
-            cached.cache_clear()
+        clear_caches(keep=(tokenize, ngram_counts, split_sentences))
 
     def best(prepare: Callable[[], None], function: Callable[[], object]) -> float:
         """The fastest of ``--repeat`` timings (the machine is shared: the minimum is the least noisy)."""

@@ -12,7 +12,8 @@ FKBLEU values) uses. Plugins build their own variant on the shared rules.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+
+from simpeval.text import shared_cache
 
 # Lingua::EN::Syllable's exception list.
 LINGUA_EXCEPTIONS: dict[str, int] = {
@@ -55,7 +56,7 @@ def adjusted_vowel_groups(stem: str) -> int:
     return count
 
 
-@lru_cache(maxsize=1 << 16)
+@shared_cache
 def count_syllables(word: str) -> int:
     """Syllables of one word as EASSE counts them: every trailing "e" stripped (punctuation counts 0)."""
     word = word.lower().strip()

@@ -8,7 +8,7 @@ settings that change the result (tokenizer name, lowercasing, n-gram order).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import lru_cache
 from typing import TypeVar
 
@@ -69,7 +69,12 @@ def _punkt_english():  # noqa: ANN202 - the type lives in the lazily imported pa
     return punkt.PunktSentenceTokenizer(punkt.load_model("english"))
 
 
-def clear_caches() -> None:
-    """Forget every cached text and statistic (benchmarks use it to time a cold start)."""
+def clear_caches(keep: Collection[Callable] = ()) -> None:
+    """Forget every cached text and statistic, except the caches of the functions in ``keep``.
+
+    Benchmarks use it to time a cold start (``keep=()``) and the cost of recomputing
+    statistics from texts already tokenised (``keep=(tokenize, ngram_counts, split_sentences)``).
+    """
     for cached in _CACHES:
-        cached.cache_clear()
+        if cached not in keep:
+            cached.cache_clear()
