@@ -132,3 +132,16 @@ def test_simulated_raters_on_noise_are_near_zero():
     ratings = np.random.default_rng(5).normal(size=(400, 5))
     result = stats.simulated_rater_spearman(ratings, np.random.default_rng(0), repetitions=50)
     assert abs(result.mean) < 0.05 and 0 < result.std < 0.1
+
+
+def test_wmt_rows_equal_the_tau_of_each_metric_on_pairs_found_once():
+    rng = np.random.default_rng(3)
+    human = rng.integers(0, 100, 60).astype(float)
+    groups = np.repeat(np.arange(12), 5)
+    metrics = rng.normal(size=(4, 60))
+    metrics[3] = np.round(metrics[3])  # ties count as discordant
+    pairs = stats.wmt_pairs(human, groups, threshold=25)
+    assert len(pairs[0]) > 0 and set(pairs[2]) <= {-1.0, 1.0}
+    assert all(groups[pairs[0]] == groups[pairs[1]])
+    expected = [stats.wmt_kendall(human, row, groups, threshold=25) for row in metrics]
+    np.testing.assert_allclose(stats.wmt_kendall_rows(metrics, pairs), expected)

@@ -100,10 +100,13 @@ def _correlator(
     return lambda x, y, items: stats.correlation(x, y, settings.correlation)
 
 
-def _rowwise(settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None, items: np.ndarray):
+def _rowwise(settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None, items: np.ndarray,
+             human: np.ndarray):
+    """``corr(matrix, human)`` per row, for the permutation test over ``items``."""
     if settings.correlation == "wmt-kendall":
-        corr = _correlator(settings, groups, selection)
-        return lambda m, h: np.array([corr(row, h, items)[0] for row in np.atleast_2d(m)])
+        chosen = None if selection is None else selection[items]
+        pairs = stats.wmt_pairs(human, groups[items], settings.wmt_threshold, chosen)  # found once, not per resample
+        return lambda m, h: stats.wmt_kendall_rows(m, pairs)
     return lambda m, h: stats.rowwise_correlation(m, h, settings.correlation)
 
 
@@ -187,6 +190,6 @@ def _significance(h, columns, signs, names, settings, rng, corr, idx, groups, se
                     r23 = stats.correlation(x, y, "pearson")[0]
                     p[i, j] = stats.williams_test(r12, r13, 1.0 if np.isnan(r23) else r23, n)
             else:
-                rowwise = _rowwise(settings, groups, selection, items)
+                rowwise = _rowwise(settings, groups, selection, items, hh)
                 p[i, j] = stats.perm_both_test(hh, x, y, rowwise, rng, settings.resamples)
     return p

@@ -54,6 +54,52 @@ def correlation(x: np.ndarray, y: np.ndarray, method: str = "pearson") -> tuple[
     return float(result[0]), float(result[1])
 
 
+def wmt_pairs(
+    human: np.ndarray,
+    groups: Sequence,
+    threshold: float = 25.0,
+    selection: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs WMT's Kendall-like tau compares, and how the humans order them.
+
+    Pairs are two outputs of the same source (same ``groups`` value) whose ``selection`` scores
+    (default: ``human``; WMT uses raw 0-100 DA scores with threshold 25) differ by more than
+    ``threshold`` and whose ``human`` scores differ at all. They depend on the human scores only,
+    so a permutation test finds them once and scores every resample against them.
+
+    :returns: ``(first, second, human_sign)``: item indices of each pair and the sign of
+        ``human[first] - human[second]`` (never 0).
+    """
+    human = np.asarray(human, dtype=float)
+    selection = human if selection is None else np.asarray(selection, dtype=float)
+    groups = np.asarray(groups)
+    firsts, seconds = [], []
+    for group in np.unique(groups):
+        idx = np.flatnonzero(groups == group)
+        i, j = np.triu_indices(len(idx), k=1)
+        firsts.append(idx[i])
+        seconds.append(idx[j])
+    first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=int)
+    second = np.concatenate(seconds) if seconds else np.zeros(0, dtype=int)
+    sign = np.sign(human[first] - human[second])
+    keep = (np.abs(selection[first] - selection[second]) > threshold) & (sign != 0)
+    return first[keep], second[keep], sign[keep]
+
+
+def wmt_kendall_rows(metric_rows: np.ndarray, pairs: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """WMT's tau of each row of ``metric_rows`` on ``pairs`` from :func:`wmt_pairs`.
+
+    A pair is concordant when the metric orders it as the humans do; a metric tie counts as
+    discordant, as in WMT18-19. NaN for every row when there is no pair.
+    """
+    first, second, human_sign = pairs
+    rows = np.atleast_2d(np.asarray(metric_rows, dtype=float))
+    if len(first) == 0:
+        return np.full(len(rows), np.nan)
+    concordant = (np.sign(rows[:, first] - rows[:, second]) == human_sign).sum(axis=1)
+    return (2 * concordant - len(first)) / len(first)
+
+
 def wmt_kendall(
     human: np.ndarray,
     metric: np.ndarray,
@@ -63,32 +109,11 @@ def wmt_kendall(
 ) -> float:
     """The WMT DARR Kendall-like tau: (concordant - discordant) / (concordant + discordant).
 
-    Pairs are two outputs of the same source (same ``groups`` value) whose ``selection`` scores
-    (default: ``human``; WMT uses raw 0-100 DA scores with threshold 25) differ by more than
-    ``threshold``. A pair is concordant when the metric orders it as ``human`` does; a metric tie
-    counts as discordant, as in WMT18-19.
+    Over the pairs of :func:`wmt_pairs`, scored by :func:`wmt_kendall_rows`.
 
     :returns: tau in [-1, 1]; nan when no pair qualifies.
     """
-    human = np.asarray(human, dtype=float)
-    metric = np.asarray(metric, dtype=float)
-    selection = human if selection is None else np.asarray(selection, dtype=float)
-    groups = np.asarray(groups)
-    concordant = discordant = 0
-    for group in np.unique(groups):
-        idx = np.flatnonzero(groups == group)
-        i, j = np.triu_indices(len(idx), k=1)
-        a, b = idx[i], idx[j]
-        chosen = np.abs(selection[a] - selection[b]) > threshold
-        a, b = a[chosen], b[chosen]
-        human_sign = np.sign(human[a] - human[b])
-        metric_sign = np.sign(metric[a] - metric[b])
-        ordered = human_sign != 0
-        agree = (human_sign == metric_sign) & ordered
-        concordant += int(agree.sum())
-        discordant += int((ordered & ~agree).sum())
-    total = concordant + discordant
-    return (concordant - discordant) / total if total else float("nan")
+    return float(wmt_kendall_rows(metric, wmt_pairs(human, groups, threshold, selection))[0])
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
