@@ -163,6 +163,8 @@ class Sari(Metric):
         }
     }
 
+    source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
+
     def item_stats(
         self,
         sources: Sequence[str],
@@ -172,7 +174,7 @@ class Sari(Metric):
         """Per-item counts, cached process-wide (composite metrics reuse them)."""
         self.check_inputs(sources, outputs, references)
         return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase)
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
             for source, output, refs in zip(sources, outputs, references)
         ]
 
@@ -239,18 +241,7 @@ class SariLegacy(Sari):
     options = {key: option for key, option in Sari.options.items() if key != "lowercase"}
     presets: dict[str, dict[str, Any]] = {}
     lowercase = False
-
-    def item_stats(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> list[SariStats]:
-        self.check_inputs(sources, outputs, references)
-        return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, False, "none")
-            for source, output, refs in zip(sources, outputs, references)
-        ]
+    source_tokenizer = "none"
 
     def _scores(self, stats: SariStats) -> dict[str, float]:
         return {key.replace("sari", self.name, 1): value for key, value in super()._scores(stats).items()}
