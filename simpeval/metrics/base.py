@@ -183,9 +183,13 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
     ) -> dict[str, float]:
-        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
-        per_item = self.score_sentences(sources, outputs, references)
+        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it.
+
+        ``fields`` are the per-item values named by ``item_fields``, passed on to :meth:`score_sentences`.
+        """
+        per_item = self.score_sentences(sources, outputs, references, **fields)
         return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
 
     def check_inputs(
