@@ -149,3 +149,10 @@ def test_cli_pairing_errors_are_one_line(tmp_path, make_sys, message):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ")
     assert re.search(message, lines[0]), lines[0]
+
+
+def test_documents_are_scored_one_system_at_a_time(tmp_path):
+    orig = write_dir(tmp_path / "orig", ORIG)
+    result = run("evaluate", "--orig", orig, "--sys", orig, "--sys", orig, "-m", "fkgl")
+    assert result.exit_code == 2
+    assert result.output.strip() == "Error: documents are scored one system at a time: give one --sys per run"
