@@ -177,6 +177,9 @@ CORPUS_OPTIONS: dict[str, Option] = {
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
 }
+FORMULA_OPTION = Option(str, None, "nltk-gleu: LENS's \"BLEU\", NLTK's GLEU on lower-cased NLTK tokens, "
+                        "ignoring the options above (see simpeval.metrics.lens2023); unset: BLEU",
+                        choices=("nltk-gleu",))
 METAEVAL_2021: dict[str, Any] = {
     "tokenizer": "moses",
     "lowercase": False,
@@ -203,9 +206,7 @@ class Bleu(Metric):
     options = {
         **SENTENCE_OPTIONS,
         **CORPUS_OPTIONS,
-        "formula": Option(str, None, "nltk-gleu: LENS's \"BLEU\", NLTK's GLEU on lower-cased NLTK tokens, "
-                          "ignoring the options above (see simpeval.metrics.lens2023); unset: BLEU",
-                          choices=("nltk-gleu",)),
+        "formula": FORMULA_OPTION,
     }
     presets = {
         "metaeval-2021": METAEVAL_2021,
@@ -335,7 +336,7 @@ class SentBleu(Bleu):
     sub_scores = ("sent-bleu",)
     description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
     corpus_level = False
-    options = SENTENCE_OPTIONS
+    options = {**SENTENCE_OPTIONS, "formula": FORMULA_OPTION}
 
     def __init__(self, **settings: Any) -> None:
         Metric.__init__(self, **settings)
