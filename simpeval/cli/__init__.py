@@ -99,8 +99,10 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
+    from simpeval.cli.plugin import plugin
+    from simpeval.cli.reproduce import reproduce
 
-    for command in (evaluate, meta_evaluate, metrics, datasets):
+    for command in (evaluate, meta_evaluate, metrics, datasets, reproduce, plugin):
         cli.add_command(command)
 
 

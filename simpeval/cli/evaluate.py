@@ -8,10 +8,8 @@ import sys
 
 import click
 
+from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
 from simpeval.cli.files import check_same_length, read_lines, write_output
-
-DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
-DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
