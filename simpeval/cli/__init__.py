@@ -101,8 +101,9 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.metrics import metrics
     from simpeval.cli.plugin import plugin
     from simpeval.cli.reproduce import reproduce
+    from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, reproduce, plugin):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin):
         cli.add_command(command)
 
 
