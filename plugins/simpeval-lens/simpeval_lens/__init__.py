@@ -1,0 +1,14 @@
+"""LENS (Maddela et al. 2023) and its context/literacy-aware variant (Kwak et al. 2024) as a simpeval plugin.
+
+Modules, each with one job:
+
+- :mod:`.encoder`: the frozen encoder, loaded offline; per-layer mean-pooled embeddings per text;
+- :mod:`.losses`: top-k MSE, max over references, cosine-target loss, CS_t, reconstruction;
+- :mod:`.model`: the layer mix, the projections and the estimator; checkpoints;
+- :mod:`.data`: SimpEval_past examples with ASSET references; the grouped validation split;
+- :mod:`.training` and :mod:`.pipeline`: training on cached embeddings, several seeds, the best saved;
+- :mod:`.inference`: 0-100 scores, the best over the references;
+- :mod:`.plugin` and :mod:`.cli`: the ``lens`` and ``lens-cla`` metrics and their ``simpeval train`` commands.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,144 @@
+"""Training a LENS or LENS-CLA head on cached frozen-encoder embeddings.
+
+Every distinct text is encoded once (:func:`featurize`); a step mixes the layers of the rows it
+needs, scores each (source, output, reference) triple, and takes LENS's top-k squared error over
+each output's references, plus Kwak et al.'s auxiliary losses for the ``lens-cla`` variants.
+The epoch with the lowest validation loss is kept (early stopping with a patience); only the
+validation split of the training data is ever looked at.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from simpeval_lens.data import Example
+from simpeval_lens.encoder import encode_layers
+from simpeval_lens.losses import max_over_references, top_k_mse
+from simpeval_lens.model import LensConfig, LensModel
+
+
+@dataclass
+class Features:
+    """Examples as indices into one table of per-layer embeddings of their distinct texts."""
+
+    table: torch.Tensor  # texts x layers x hidden
+    source: torch.Tensor  # items
+    output: torch.Tensor  # items
+    references: torch.Tensor  # items x max references (0 where padded)
+    mask: torch.Tensor  # items x max references
+    target: torch.Tensor  # items
+
+    def __len__(self) -> int:
+        return len(self.source)
+
+
+def index_texts(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]]):
+    """The distinct texts and, per item, the positions of its source, output and references."""
+    texts: dict[str, int] = {}
+    for text in (*sources, *outputs, *(r for refs in references for r in refs)):
+        texts.setdefault(text, len(texts))
+    width = max(len(refs) for refs in references)
+    ref_index = torch.zeros(len(references), width, dtype=torch.long)
+    mask = torch.zeros(len(references), width, dtype=torch.bool)
+    for i, refs in enumerate(references):
+        ref_index[i, : len(refs)] = torch.tensor([texts[r] for r in refs])
+        mask[i, : len(refs)] = True
+    source = torch.tensor([texts[s] for s in sources])
+    output = torch.tensor([texts[o] for o in outputs])
+    return list(texts), source, output, ref_index, mask
+
+
+def featurize(encoder: str, examples: Sequence[Example], batch_size: int = 32) -> Features:
+    """Encode the examples' distinct texts once and index the examples into the table."""
+    texts, source, output, refs, mask = index_texts(
+        [e.source for e in examples], [e.output for e in examples], [e.references for e in examples]
+    )
+    table = encode_layers(encoder, texts, batch_size)
+    return Features(table, source, output, refs, mask, torch.tensor([e.target for e in examples]))
+
+
+def predict(model: LensModel, features: Features, rows: torch.Tensor | None = None):
+    """Per-reference predictions (rows x references) and the auxiliary parts for ``rows`` (default: all)."""
+    rows = torch.arange(len(features)) if rows is None else rows
+    refs, mask = features.references[rows], features.mask[rows]
+    item = torch.arange(len(rows)).unsqueeze(1).expand_as(mask)[mask]
+    scores, parts = model(features.table[features.source[rows]], features.table[features.output[rows]],
+                          features.table[refs[mask]], item)
+    grid = torch.zeros(mask.shape)
+    grid[mask] = scores
+    return grid, mask, parts
+
+
+def batch_loss(model: LensModel, features: Features, rows: torch.Tensor) -> torch.Tensor:
+    """Top-k squared error plus, for LENS-CLA, its auxiliary losses over the rows' triples."""
+    grid, mask, parts = predict(model, features, rows)
+    target = features.target[rows]
+    loss = top_k_mse(grid, mask, target, model.config.top_k)
+    if parts:
+        triple_z = target.unsqueeze(1).expand_as(mask)[mask]
+        loss = loss + model.auxiliary_loss(parts, triple_z)
+    return loss
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    learning_rate: float = 3e-4
+    batch_size: int = 16
+    max_epochs: int = 15
+    patience: int = 3
+    seed: int = 0
+
+
+@dataclass
+class TrainReport:
+    best_epoch: int
+    best_valid_loss: float
+    valid_pearson: float
+    seconds: float
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+def evaluate(model: LensModel, features: Features) -> tuple[float, float]:
+    """``(loss, Pearson r of the max-over-references score with the target)`` without dropout."""
+    model.eval()
+    with torch.no_grad():
+        loss = float(batch_loss(model, features, torch.arange(len(features))))
+        grid, mask, _ = predict(model, features)
+        best = max_over_references(grid, mask).numpy()
+    model.train()
+    return loss, float(np.corrcoef(best, features.target.numpy())[0, 1])
+
+
+def train(config: LensConfig, train_set: Features, valid_set: Features, settings: TrainSettings,
+          log: Callable[[str], None] = lambda _: None) -> tuple[LensModel, TrainReport]:
+    """Train one model from seed ``settings.seed``; returns the best-validation model and a report."""
+    start = time.perf_counter()
+    torch.manual_seed(settings.seed)
+    model = LensModel(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate)
+    generator = torch.Generator().manual_seed(settings.seed)
+    best_state, best = copy.deepcopy(model.state_dict()), (float("inf"), 0, float("nan"))
+    history = []
+    model.train()
+    for epoch in range(1, settings.max_epochs + 1):
+        order = torch.randperm(len(train_set), generator=generator)
+        for begin in range(0, len(order), settings.batch_size):
+            optimizer.zero_grad()
+            batch_loss(model, train_set, order[begin : begin + settings.batch_size]).backward()
+            optimizer.step()
+        valid_loss, valid_r = evaluate(model, valid_set)
+        history.append({"epoch": epoch, "valid_loss": valid_loss, "valid_pearson": valid_r})
+        log(f"seed {settings.seed} epoch {epoch}: validation loss {valid_loss:.4f}, Pearson {valid_r:.3f}")
+        if valid_loss < best[0]:
+            best_state, best = copy.deepcopy(model.state_dict()), (valid_loss, epoch, valid_r)
+        elif epoch - best[1] >= settings.patience:
+            break
+    model.load_state_dict(best_state)
+    model.eval()
+    return model, TrainReport(best[1], best[0], best[2], time.perf_counter() - start, history)

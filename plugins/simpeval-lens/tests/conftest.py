@@ -1,0 +1,65 @@
+"""A tiny BERT built in a temporary directory, so tests encode and train in seconds offline."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+
+WORDS = ("the a cat dog sat ran on mat big small house old man woman city was is it he she "
+         "and . , quickly slowly enormous feline tiny").split()
+
+
+@pytest.fixture(scope="session")
+def tiny_encoder(tmp_path_factory) -> str:
+    """A 2-layer BERT (hidden size 32) over a small vocabulary, saved to a directory."""
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    directory = tmp_path_factory.mktemp("tiny-bert")
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]
+    (directory / "vocab.txt").write_text("\n".join(vocab) + "\n")
+    BertTokenizer(vocab_file=str(directory / "vocab.txt")).save_pretrained(str(directory))
+    torch.manual_seed(0)
+    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=37,
+                        vocab_size=len(vocab), max_position_embeddings=128)
+    BertModel(config).save_pretrained(str(directory))
+    return str(directory)
+
+
+@pytest.fixture()
+def examples():
+    """Hand-written rated outputs: simple ones score high, copies and garbage low."""
+    from simpeval_lens.data import make_example
+
+    rows = [
+        ("the enormous feline sat on the mat .", "the big cat sat on the mat .", 1.2),
+        ("the enormous feline sat on the mat .", "the enormous feline sat on the mat .", -0.4),
+        ("the enormous feline sat on the mat .", "mat the on", -1.5),
+        ("the old man ran quickly .", "the man ran .", 0.9),
+        ("the old man ran quickly .", "the old man ran quickly .", -0.3),
+        ("the old man ran quickly .", "quickly quickly", -1.4),
+        ("the tiny dog ran on the big mat .", "the small dog ran .", 1.0),
+        ("the tiny dog ran on the big mat .", "dog dog dog", -1.6),
+        ("she was in the old city .", "she was in the city .", 0.8),
+        ("she was in the old city .", "city the was", -1.2),
+    ]
+    refs = {
+        "the enormous feline sat on the mat .": ["the big cat sat on the mat .", "the cat sat on the mat ."],
+        "the old man ran quickly .": ["the man ran .", "the old man ran ."],
+        "the tiny dog ran on the big mat .": ["the small dog ran .", "the dog ran on the mat ."],
+        "she was in the old city .": ["she was in the city .", "she was in the old city ."],
+    }
+    return [make_example(s, o, refs[s], z, s) for s, o, z in rows]
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """``$SIMPEVAL_DATA_DIR`` (tox sets it to ../shared/data); tests that need it skip without it."""
+    value = os.environ.get("SIMPEVAL_DATA_DIR")
+    if not value or not Path(value, "simpeval").is_dir():
+        pytest.skip("SIMPEVAL_DATA_DIR is not set to a directory laid out like ../shared/data")
+    return Path(value)

