@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import math
 import sys
 
 import click
 
-from simpeval.cli.files import check_same_length, read_lines, write_output
+from simpeval.cli.files import check_same_length, check_writable, read_lines, write_output
 
 DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
 DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
@@ -37,6 +35,7 @@ def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, pres
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
+    check_writable(output)
     sources = read_lines(orig_path, "--orig")
     outputs = read_lines(sys_path, "--sys")
     ref_columns = [read_lines(path, "--refs") for path in refs_paths]
@@ -62,6 +61,7 @@ def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, pres
 def format_result(result, sentence_level: bool, fmt: str) -> str:
     """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
     error), else one row per sub-score with its signature."""
+    from simpeval.jsontext import dumps
     from simpeval.tables import render
 
     names = result.score_names
@@ -69,18 +69,9 @@ def format_result(result, sentence_level: bool, fmt: str) -> str:
         payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
         if sentence_level:
             payload["sentences"] = result.sentence_scores
-        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
+        return dumps(payload, indent=2) + "\n"
     if sentence_level:
         rows = [[i, *(result.sentence_scores[n][i] for n in names)] for i in range(result.n_items)]
         return render(["index", *names], rows, fmt)
     rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
     return render(["metric", "score", "signature"], rows, fmt)
-
-
-def _nan_to_none(value):
-    """JSON has no NaN: undefined scores (e.g. a ratio over an empty line) are written as null."""
-    if isinstance(value, dict):
-        return {k: _nan_to_none(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_nan_to_none(v) for v in value]
-    return None if isinstance(value, float) and math.isnan(value) else value

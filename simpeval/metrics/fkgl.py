@@ -95,7 +95,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         return {self.name: self.grades(outputs)}
 
     def score_corpus(
@@ -104,7 +103,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        self.check_inputs(sources, outputs, references)
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 
