@@ -218,6 +218,24 @@ class Metric:
         answer = self.score_corpus(sources, outputs, references)
         return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
 
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]] | None:
+        """Per-item additive statistics whose sums :meth:`score_from_statistics` turns into the
+        corpus scores (BLEU's n-gram counts), or None when the metric has none.
+
+        Paired significance tests resample these sums, so a corpus-level metric is recomputed
+        on every resample instead of being averaged over sentences.
+        """
+        return None
+
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        """Every sub-score from summed :meth:`corpus_statistics` (only for metrics that have them)."""
+        raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
+
     def check_inputs(
         self,
         sources: Sequence[str],

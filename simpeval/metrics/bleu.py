@@ -271,6 +271,19 @@ class Bleu(Metric):
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
 
 
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]]:
+        return [(s.hyp_len, s.ref_len, *s.correct, *s.total) for s in self.item_stats(sources, outputs, references)]
+
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        stats = BleuStats(totals[0], totals[1], tuple(totals[2:2 + MAX_ORDER]), tuple(totals[2 + MAX_ORDER:]))
+        return {self.name: bleu_from_stats(stats, self.corpus_smoothing)}
+
+
 class BleuSource(Bleu):
     """BLEU of the output against its own input ("BLEU_C" in SLEdoc): copying, not quality."""
 
