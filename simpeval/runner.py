@@ -146,6 +146,7 @@ def evaluate(
     cache: ScoreCache | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    fields: dict[str, Sequence[object]] | None = None,
 ) -> EvaluationResult:
     """Score ``outputs`` with every requested metric.
 
@@ -156,6 +157,8 @@ def evaluate(
         the mean of its per-item scores).
     :param cache: where finished batches are stored; None disables caching.
     :param progress: show a progress bar over items x metrics.
+    :param fields: per-item values (``{"target": [...]}``) given to the metrics whose
+        ``item_fields`` name them.
     """
     for request in requests:
         request.metric.check_inputs(sources, outputs, references)
@@ -165,14 +168,15 @@ def evaluate(
         for request in requests:
             metric = request.metric
             signature = signature_with_refs(metric, references)
+            wanted = {k: v for k, v in (fields or {}).items() if k in metric.item_fields}
             per_item: dict[str, list[float]] | None = None
             if sentence_level or (corpus_level and not metric.corpus_level):
-                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar)
+                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar, wanted)
             else:
                 bar.update(len(outputs))
             corpus: dict[str, float] = {}
             if corpus_level:
-                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item)
+                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item, wanted)
             for sub in request.report:
                 result.signatures[sub] = signature
                 result.higher_is_better[sub] = metric.is_higher_better(sub)
@@ -192,12 +196,14 @@ def _score_batches(
     cache: ScoreCache | None,
     batch_size: int,
     bar: Any,
+    fields: dict[str, Sequence[object]],
 ) -> dict[str, list[float]]:
     scores: dict[str, list[float]] = {sub: [] for sub in metric.score_names()}
     for start in range(0, len(outputs), batch_size):
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
-        cached = _cached(cache, signature, "sentence", batch, lambda: metric.sentence_scores(*batch))
+        extra = {k: list(v[start:stop]) for k, v in fields.items()}
+        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra))
         for sub, values in cached.items():
             scores[sub].extend(values)
         bar.update(len(batch[1]))
@@ -212,11 +218,13 @@ def _score_corpus(
     references: Sequence[Sequence[str]] | None,
     cache: ScoreCache | None,
     per_item: dict[str, list[float]] | None,
+    fields: dict[str, Sequence[object]],
 ) -> dict[str, float]:
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    return _cached(cache, signature, "corpus", (sources, outputs, references),
-                   lambda: metric.corpus_score(sources, outputs, references))
+    extra = {k: list(v) for k, v in fields.items()}
+    return _cached(cache, signature, "corpus", (sources, outputs, references, extra),
+                   lambda: metric.corpus_score(sources, outputs, references, **extra))
 
 
 def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any) -> Any:

@@ -86,7 +86,14 @@ class Metric:
     - ``name``: the metric's name on the command line and the key of its primary score.
     - ``sub_scores``: every key :meth:`score_sentences` returns (defaults to ``(name,)``).
     - ``requires_references``: whether references must be given.
-    - ``level``: ``"sentence"`` or ``"document"`` (inputs may be multi-sentence texts).
+    - ``level``: ``"document"`` when the metric is made for multi-sentence texts (it
+      splits them itself, with the core's :func:`simpeval.text.split_sentences`);
+      ``"sentence"`` when it is made for one sentence. Either gets whole texts: given
+      documents, a sentence metric scores each document as one text (as Cripwell et
+      al. 2024 do for BLEU against the input), and ``simpeval evaluate`` notes it.
+    - ``item_fields``: per-item values beyond the texts that the metric takes as
+      keyword arguments of :meth:`score_sentences` and :meth:`score_corpus` when the
+      input has them (e.g. ``target``, a document's target level from a ``.jsonl``).
     - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
       and the set of sub-scores for which lower is better.
     - ``options``: ``{name: Option}``; values become attributes of the instance.
@@ -103,6 +110,7 @@ class Metric:
     description: ClassVar[str] = ""
     requires_references: ClassVar[bool] = False
     level: ClassVar[str] = "sentence"
+    item_fields: ClassVar[tuple[str, ...]] = ()
     higher_is_better: ClassVar[bool] = True
     lower_is_better: ClassVar[frozenset[str]] = frozenset()
     corpus_level: ClassVar[bool] = False
@@ -183,9 +191,13 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
     ) -> dict[str, float]:
-        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
-        per_item = self.score_sentences(sources, outputs, references)
+        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it.
+
+        ``fields`` are the per-item values named by ``item_fields``, passed on to :meth:`score_sentences`.
+        """
+        per_item = self.score_sentences(sources, outputs, references, **fields)
         return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
 
     def sentence_scores(
@@ -193,16 +205,17 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
     ) -> dict[str, list[float]]:
         """Per-item scores, checked: the template method callers use (as sacrebleu's ``sentence_score``).
 
-        Checks the inputs (:meth:`check_inputs`), calls :meth:`score_sentences` and
-        checks its answer: every declared sub-score and no other, one real number per
-        item (NaN for undefined, never infinite). Subclasses implement
+        Checks the inputs (:meth:`check_inputs`), calls :meth:`score_sentences` (with the
+        per-item ``fields``) and checks its answer: every declared sub-score and no other,
+        one real number per item (NaN for undefined, never infinite). Subclasses implement
         :meth:`score_sentences` and never repeat these checks.
         """
         self.check_inputs(sources, outputs, references)
-        answer = self.score_sentences(sources, outputs, references)
+        answer = self.score_sentences(sources, outputs, references, **fields)
         return {key: self._checked_values(key, values, len(outputs))
                 for key, values in self._checked_keys(answer).items()}
 
@@ -211,11 +224,12 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
     ) -> dict[str, float]:
         """Corpus scores, checked: :meth:`check_inputs`, :meth:`score_corpus`, then one real number
         per declared sub-score."""
         self.check_inputs(sources, outputs, references)
-        answer = self.score_corpus(sources, outputs, references)
+        answer = self.score_corpus(sources, outputs, references, **fields)
         return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
 
     def corpus_statistics(

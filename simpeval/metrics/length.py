@@ -44,6 +44,7 @@ class Length(Metric):
     )
     description = "output tokens and sentences, compression and split ratios to the source"
     requires_references = False
+    level = "document"  # splits texts into sentences itself
     higher_is_better = False
     lower_is_better = frozenset({"length", "length-compression", "length-token-ratio"})
     options = {
