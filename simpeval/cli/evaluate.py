@@ -8,13 +8,11 @@ import sys
 
 import click
 
+from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
 from simpeval.cli.files import write_output
 from simpeval.cli.inputs import read_inputs
 from simpeval.documents import is_document_input
 from simpeval.errors import UsageError
-
-DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
-DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
