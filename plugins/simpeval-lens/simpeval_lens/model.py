@@ -116,9 +116,9 @@ class LensModel(nn.Module):
             # E_v = [C_s; C_o; C_r; L_s; L_o; L_r] after E_u
             per_item.update({7: context[0], 8: context[1], 10: literacy[0], 11: literacy[1]})
             per_triple.update({9: context[2], 12: literacy[2]})
-            parts["embeddings"] = [s[item], o_t, r]
-            parts["context"] = [context[0][item], context[1][item], context[2]]
-            parts["literacy"] = [literacy[0][item], literacy[1][item], literacy[2]]
+            parts["embeddings"] = [s, o, r]
+            parts["context"], parts["literacy"] = context, literacy
+            parts["item"] = [item]
         first, rest = self.estimator[0], self.estimator[1:]
         hidden = self._block_product(first, per_item)[item] + self._block_product(first, per_triple) + first.bias
         return rest(hidden).squeeze(-1), parts
@@ -131,14 +131,21 @@ class LensModel(nn.Module):
         return sum(x @ layer.weight[:, starts[k] : starts[k] + widths[k]].T for k, x in blocks.items())
 
     def auxiliary_loss(self, parts: dict[str, list[torch.Tensor]], z: torch.Tensor) -> torch.Tensor:
-        """L_cnt + L_lit (+ L_rct) of Kwak et al. for rows whose rating z-scores are ``z``."""
+        """L_cnt + L_lit (+ L_rct) of Kwak et al.; ``z``: the rating z-score of each item.
+
+        Terms between source and output (and their reconstructions) are averaged over items,
+        terms with a reference over (item, reference) triples, so an item counts once in the
+        former whatever its number of references.
+        """
         if not parts:
             return torch.zeros(())
+        (item,) = parts["item"]
         (cs, co, cr), (ls, lo, lr) = parts["context"], parts["literacy"]
-        loss = cosine_target_loss(cs, co, 1.0) + cosine_target_loss(cs, cr, 1.0) + cosine_target_loss(co, cr, 1.0)
         target = adaptive_target(z, self.config.sigma) if "S" in self.config.variant else torch.full_like(z, -1.0)
-        loss = loss + cosine_target_loss(ls, lo, target) + cosine_target_loss(ls, lr, -1.0)
-        loss = loss + cosine_target_loss(lo, lr, -target)
+        loss = cosine_target_loss(cs, co, 1.0) + cosine_target_loss(cs[item], cr, 1.0)
+        loss = loss + cosine_target_loss(co[item], cr, 1.0)
+        loss = loss + cosine_target_loss(ls, lo, target) + cosine_target_loss(ls[item], lr, -1.0)
+        loss = loss + cosine_target_loss(lo[item], lr, -target[item])
         if "R" in self.config.variant:
             for rebuild, e, c, lit in zip(self.reconstruct, parts["embeddings"], parts["context"], parts["literacy"]):
                 loss = loss + reconstruction_loss(e.detach(), rebuild(torch.cat([c, lit], dim=-1)))
@@ -154,6 +161,10 @@ class LensModel(nn.Module):
             weights, config = directory / f".{WEIGHTS_FILE}.tmp", directory / f".{CONFIG_FILE}.tmp"
             save_file({k: v.detach().contiguous() for k, v in self.state_dict().items()}, str(weights))
             config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
+            mask = os.umask(0)
+            os.umask(mask)
+            for path in (weights, config):  # readable by all, as the umask allows (safetensors writes 0600)
+                os.chmod(path, 0o666 & ~mask)
             os.replace(weights, directory / WEIGHTS_FILE)
             os.replace(config, directory / CONFIG_FILE)
         except OSError as exc:

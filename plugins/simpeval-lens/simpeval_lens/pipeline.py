@@ -13,7 +13,8 @@ from pathlib import Path
 
 from simpeval_lens.data import Example, grouped_split
 from simpeval_lens.model import LensConfig, LensModel
-from simpeval_lens.training import TrainReport, TrainSettings, featurize, train
+from simpeval_lens.settings import TrainSettings
+from simpeval_lens.training import TrainReport, featurize, train
 
 
 @dataclass

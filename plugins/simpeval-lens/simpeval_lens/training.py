@@ -21,6 +21,7 @@ from simpeval_lens.data import Example
 from simpeval_lens.encoder import encode_layers
 from simpeval_lens.losses import max_over_references, top_k_mse
 from simpeval_lens.model import LensConfig, LensModel
+from simpeval_lens.settings import TrainSettings
 
 
 @dataclass
@@ -81,18 +82,8 @@ def batch_loss(model: LensModel, features: Features, rows: torch.Tensor) -> torc
     target = features.target[rows]
     loss = top_k_mse(grid, mask, target, model.config.top_k)
     if parts:
-        triple_z = target.unsqueeze(1).expand_as(mask)[mask]
-        loss = loss + model.auxiliary_loss(parts, triple_z)
+        loss = loss + model.auxiliary_loss(parts, target)
     return loss
-
-
-@dataclass(frozen=True)
-class TrainSettings:
-    learning_rate: float = 3e-4
-    batch_size: int = 16
-    max_epochs: int = 15
-    patience: int = 3
-    seed: int = 0
 
 
 @dataclass

@@ -9,7 +9,8 @@ from simpeval_lens.data import ASSET_REFERENCE_SYSTEMS, grouped_split, make_exam
 from simpeval_lens.encoder import encode_layers, layer_count
 from simpeval_lens.inference import lens_scores, to_percent
 from simpeval_lens.model import LensConfig, LensModel, load_checkpoint
-from simpeval_lens.training import TrainSettings, featurize, predict, train
+from simpeval_lens.settings import TrainSettings
+from simpeval_lens.training import featurize, predict, train
 
 
 def _config(encoder, variant="lens"):
