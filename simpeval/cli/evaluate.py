@@ -9,6 +9,7 @@ import sys
 import click
 
 from simpeval.cli.files import check_same_length, read_lines, write_output
+from simpeval.cli.parallel import parallel_options
 
 DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
 DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
@@ -29,11 +30,13 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory (default: $SIMPEVAL_CACHE_DIR or ~/.cache/simpeval).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
+@parallel_options
 def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, preset, fmt, output, no_cache,
-             cache_dir, batch_size, progress) -> None:
+             cache_dir, batch_size, progress, jobs, dask) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
+    from simpeval.parallel import open_executor
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
@@ -47,12 +50,13 @@ def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, pres
     requests = resolve_metrics(registry(), specs, preset)
     if progress is None:
         progress = sys.stderr.isatty()
-    result = run_evaluation(
-        requests, sources, outputs, references,
-        sentence_level=sentence_level, corpus_level=True,
-        cache=None if no_cache else ScoreCache(cache_dir),
-        batch_size=batch_size, progress=progress,
-    )
+    with open_executor(jobs, dask) as executor:
+        result = run_evaluation(
+            requests, sources, outputs, references,
+            sentence_level=sentence_level, corpus_level=True,
+            cache=None if no_cache else ScoreCache(cache_dir),
+            batch_size=batch_size, progress=progress, executor=executor,
+        )
     write_output(format_result(result, sentence_level, fmt), output)
     if sentence_level and fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):

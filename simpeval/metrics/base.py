@@ -15,10 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from simpeval._version import __version__
 from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -154,6 +157,35 @@ class Metric:
     # Scoring
     # ------------------------------------------------------------------
 
+    @property
+    def store(self) -> StatsStore:
+        """Where this metric memoises per-text statistics (see :mod:`simpeval.store`).
+
+        The runner binds one store per run with :meth:`bind_store`; a metric used on
+        its own gets a private bounded store on first use.
+        """
+        store = self.__dict__.get("_store")
+        if store is None:
+            from simpeval.store import StatsStore
+
+            store = StatsStore()
+            self.bind_store(store)
+        return store
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (sent to a worker process) without its store: a worker binds its own."""
+        state = dict(self.__dict__)
+        state.pop("_store", None)
+        return state
+
+    def bind_store(self, store: StatsStore) -> None:
+        """Use ``store`` from now on, here and in every component metric held as an attribute
+        (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics."""
+        self._store = store
+        for value in list(vars(self).values()):
+            if isinstance(value, Metric):
+                value.bind_store(store)
+
     def score_sentences(
         self,
         sources: Sequence[str],
@@ -179,6 +211,26 @@ class Metric:
         """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
         per_item = self.score_sentences(sources, outputs, references)
         return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
+
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> Any:
+        """Sufficient statistics of these items for the corpus score, or None when the
+        metric has none.
+
+        Statistics of two batches add up with ``+`` (BLEU's matches and lengths, SARI's and
+        FKGL's counts), so the runner scores a corpus batch by batch, in any number of
+        processes, and gets the value :meth:`score_corpus` gives on all items at once. A
+        corpus-level metric without them is scored by :meth:`score_corpus` on all items.
+        """
+        return None
+
+    def score_from_statistics(self, statistics: Any) -> dict[str, float]:
+        """The corpus scores from the summed :meth:`corpus_statistics` (None: no items)."""
+        raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
 
     def check_inputs(
         self,

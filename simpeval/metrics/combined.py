@@ -1,7 +1,7 @@
 """Metrics built from BLEU, SARI and FKGL: iBLEU, FKBLEU and BLEU-SARI means.
 
 They never recount: each asks its component metrics for their per-item
-statistics, which :mod:`simpeval.text` caches process-wide, so scoring ``bleu``,
+statistics, which the run's store (:mod:`simpeval.store`) memoises, so scoring ``bleu``,
 ``sari``, ``ibleu`` and ``fkbleu`` together tokenizes and counts every text once.
 
 - ``ibleu`` (Sun and Zhou 2012): ``alpha * BLEU(out, refs) - (1 - alpha) * BLEU(out, src)``,

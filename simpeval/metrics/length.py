@@ -53,8 +53,8 @@ class Length(Metric):
     def _count(self, text: str) -> tuple[int, int, int]:
         """Characters, tokens and sentences of ``text``."""
         stripped = text.strip()
-        sentences = len(split_sentences(stripped)) if stripped else 0
-        return len(stripped), len(tokenize(text, self.tokenizer)), sentences
+        sentences = len(split_sentences(stripped, store=self.store)) if stripped else 0
+        return len(stripped), len(tokenize(text, self.tokenizer, store=self.store)), sentences
 
     def score_sentences(
         self,

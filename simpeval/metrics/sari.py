@@ -25,7 +25,8 @@ from typing import Any
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.text import ngram_counts, shared_cache
+from simpeval.store import StatsStore, stored
+from simpeval.text import ngram_counts
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -49,30 +50,36 @@ class SariStats:
         )
 
 
-@shared_cache
+@stored
 def _summed_reference_counts(
-    references: tuple[str, ...], tokenizer: str, lowercase: bool
+    references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> tuple[dict[tuple[str, ...], int], ...]:
     """N-gram counts of all references of one item added together, per order."""
     summed: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
     for reference in references:
-        for order_sum, counts in zip(summed, ngram_counts(reference, tokenizer, lowercase)):
+        for order_sum, counts in zip(summed, ngram_counts(reference, tokenizer, lowercase, store=store)):
             for ngram, count in counts.items():
                 order_sum[ngram] = order_sum.get(ngram, 0) + count
     return tuple(summed)
 
 
-@shared_cache
+@stored
 def sari_stats(
-    source: str, output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool
+    source: str,
+    output: str,
+    references: tuple[str, ...],
+    tokenizer: str,
+    lowercase: bool,
+    *,
+    store: StatsStore | None = None,
 ) -> SariStats:
-    """SARI's counts for one item (cached: bleu-sari-* reuse them)."""
+    """SARI's counts for one item (memoised: bleu-sari-* reuse them)."""
     r = len(references)
     add, keep, delete = [], [], []
     for src, out, refs in zip(
-        ngram_counts(source, tokenizer, lowercase),
-        ngram_counts(output, tokenizer, lowercase),
-        _summed_reference_counts(references, tokenizer, lowercase),
+        ngram_counts(source, tokenizer, lowercase, store=store),
+        ngram_counts(output, tokenizer, lowercase, store=store),
+        _summed_reference_counts(references, tokenizer, lowercase, store=store),
     ):
         added = out.keys() - src.keys()
         add.append((len(added & refs.keys()), len(added), len(refs.keys() - src.keys())))
@@ -164,10 +171,10 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
-        """Per-item counts, cached process-wide (composite metrics reuse them)."""
+        """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
         self.check_inputs(sources, outputs, references)
         return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase)
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, store=self.store)
             for source, output, refs in zip(sources, outputs, references)
         ]
 
@@ -195,10 +202,21 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
+        return self.score_from_statistics(self.corpus_statistics(sources, outputs, references))
+
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> SariStats | None:
         stats = self.item_stats(sources, outputs, references)
-        if not stats:
+        return sum(stats[1:], start=stats[0]) if stats else None
+
+    def score_from_statistics(self, statistics: SariStats | None) -> dict[str, float]:
+        if statistics is None:
             return {key: float("nan") for key in self.sub_scores}
-        return self._scores(sum(stats[1:], start=stats[0]))
+        return self._scores(statistics)
 
 
 @simpeval.hookimpl
