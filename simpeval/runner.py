@@ -174,9 +174,14 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
         if task is not None and task.sentences:
             per_item = _checked(metric, metric.score_sentences(*batch.inputs), len(batch))
         if task is not None and task.statistics:
-            stats = metric.corpus_statistics(*batch.inputs)
+            stats = _column_sums(metric.corpus_statistics(*batch.inputs) or ())
         results.append((per_item, stats))
     return results
+
+
+def _column_sums(rows: Sequence[Sequence[float]]) -> list[float]:
+    """The per-item statistics of a batch added up (integer counts stay exact integers)."""
+    return [sum(column) for column in zip(*rows)]
 
 
 def has_corpus_statistics(metric: Metric) -> bool:
@@ -300,11 +305,8 @@ def _corpus_scores(
     """A corpus-level metric's formula over statistics summed in batch order; else the mean
     of the sentence scores; a corpus-level metric without statistics scores all items at once."""
     if from_statistics:
-        total = None
-        for stats in batch_statistics:
-            if stats is not None:
-                total = stats if total is None else total + stats
-        return {sub: float(v) for sub, v in metric.score_from_statistics(total).items()}
+        totals = _column_sums([stats for stats in batch_statistics if stats])
+        return {sub: float(v) for sub, v in metric.score_from_statistics(totals).items()}
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     return {sub: float(v) for sub, v in metric.score_corpus(*inputs).items()}

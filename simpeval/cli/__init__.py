@@ -99,8 +99,9 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
+    from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets):
         cli.add_command(command)
 
 

@@ -16,9 +16,17 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
-@click.option("--orig", "orig_path", required=True, metavar="FILE", help="Original (complex) sentences, one per line.")
-@click.option("--sys", "sys_path", default="-", show_default=True, metavar="FILE", help="System outputs, one per line ('-' reads standard input).")
+@click.option("--orig", "orig_path", default=None, metavar="FILE", help="Original (complex) sentences, one per line (or give --test-set).")
+@click.option("--sys", "sys_paths", multiple=True, metavar="FILE",
+              help="System outputs, one per line ('-', the default, reads standard input); repeat to compare systems, the first as baseline.")
 @click.option("--refs", "refs_paths", multiple=True, metavar="FILE", help="A reference file, one per line; repeat for several references.")
+@click.option("-t", "--test-set", default=None, metavar="NAME", help="Take --orig and --refs from a named test set (see `simpeval test-sets`).")
+@click.option("--sys-dir", default=None, type=click.Path(file_okay=False), help="Compare every file in this directory (sorted by name) as a system.")
+@click.option("--paired-bs", is_flag=True, help="Paired bootstrap resampling of each system against the first (1,000 resamples).")
+@click.option("--paired-ar", is_flag=True, help="Paired approximate randomization of each system against the first (10,000 trials).")
+@click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
+@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
+@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
@@ -31,9 +39,19 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def evaluate(orig_path, sys_path, refs_paths, metric_specs, sentence_level, preset, fmt, output, no_cache,
-             cache_dir, batch_size, progress, jobs, dask) -> None:
+def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
+             metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress,
+             jobs, dask) -> None:
     """Score system outputs against their originals (and references)."""
+    from simpeval.cli.systems import evaluate_systems, resolve_inputs
+
+    orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
+                                                            paired_bs, paired_ar)
+    if len(sys_paths) > 1 or test is not None:
+        evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
+                         fmt, output, no_cache, cache_dir, batch_size, progress)
+        return
+    sys_path = sys_paths[0]
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
     from simpeval.parallel import open_executor

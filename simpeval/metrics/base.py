@@ -172,12 +172,6 @@ class Metric:
             self.bind_store(store)
         return store
 
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickled (sent to a worker process) without its store: a worker binds its own."""
-        state = dict(self.__dict__)
-        state.pop("_store", None)
-        return state
-
     def bind_store(self, store: StatsStore) -> None:
         """Use ``store`` from now on, here and in every component metric held as an attribute
         (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics."""
@@ -185,6 +179,12 @@ class Metric:
         for value in list(vars(self).values()):
             if isinstance(value, Metric):
                 value.bind_store(store)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (sent to a worker process) without its store: a worker binds its own."""
+        state = dict(self.__dict__)
+        state.pop("_store", None)
+        return state
 
     def score_sentences(
         self,
@@ -217,19 +217,17 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
-    ) -> Any:
-        """Sufficient statistics of these items for the corpus score, or None when the
-        metric has none.
+    ) -> list[tuple[float, ...]] | None:
+        """Per-item additive statistics whose sums :meth:`score_from_statistics` turns into the
+        corpus scores (BLEU's n-gram counts), or None when the metric has none.
 
-        Statistics of two batches add up with ``+`` (BLEU's matches and lengths, SARI's and
-        FKGL's counts), so the runner scores a corpus batch by batch, in any number of
-        processes, and gets the value :meth:`score_corpus` gives on all items at once. A
-        corpus-level metric without them is scored by :meth:`score_corpus` on all items.
+        Paired significance tests resample these sums, so a corpus-level metric is recomputed
+        on every resample instead of being averaged over sentences.
         """
         return None
 
-    def score_from_statistics(self, statistics: Any) -> dict[str, float]:
-        """The corpus scores from the summed :meth:`corpus_statistics` (None: no items)."""
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        """Every sub-score from summed :meth:`corpus_statistics` (only for metrics that have them)."""
         raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
 
     def check_inputs(

@@ -271,21 +271,24 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        return self.score_from_statistics(self.corpus_statistics(sources, outputs, references))
+        stats = self.item_stats(sources, outputs, references)
+        if not stats:
+            return {self.name: math.nan}
+        total = sum(stats[1:], start=stats[0])
+        return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
+
 
     def corpus_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
-    ) -> BleuStats | None:
-        stats = self.item_stats(sources, outputs, references)
-        return sum(stats[1:], start=stats[0]) if stats else None
+    ) -> list[tuple[float, ...]]:
+        return [(s.hyp_len, s.ref_len, *s.correct, *s.total) for s in self.item_stats(sources, outputs, references)]
 
-    def score_from_statistics(self, statistics: BleuStats | None) -> dict[str, float]:
-        if statistics is None:
-            return {self.name: math.nan}
-        return {self.name: bleu_from_stats(statistics, self.corpus_smoothing)}
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        stats = BleuStats(totals[0], totals[1], tuple(totals[2:2 + MAX_ORDER]), tuple(totals[2 + MAX_ORDER:]))
+        return {self.name: bleu_from_stats(stats, self.corpus_smoothing)}
 
 
 class BleuSource(Bleu):

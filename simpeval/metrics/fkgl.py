@@ -107,19 +107,21 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        return self.score_from_statistics(self.corpus_statistics(sources, outputs, references))
+        self.check_inputs(sources, outputs, references)
+        total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
+        return {self.name: fkgl_from_counts(total, self.clip)}
 
     def corpus_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
-    ) -> ReadabilityCounts:
+    ) -> list[tuple[float, ...]]:
         self.check_inputs(sources, outputs, references)
-        return sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
+        return [(c.sentences, c.words, c.syllables) for c in self.counts(outputs)]
 
-    def score_from_statistics(self, statistics: ReadabilityCounts | None) -> dict[str, float]:
-        return {self.name: fkgl_from_counts(statistics or ReadabilityCounts(0, 0, 0), self.clip)}
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        return {self.name: fkgl_from_counts(ReadabilityCounts(*totals), self.clip)}
 
 
 @simpeval.hookimpl

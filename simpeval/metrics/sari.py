@@ -70,14 +70,19 @@ def sari_stats(
     references: tuple[str, ...],
     tokenizer: str,
     lowercase: bool,
+    source_tokenizer: str | None = None,
     *,
     store: StatsStore | None = None,
 ) -> SariStats:
-    """SARI's counts for one item (memoised: bleu-sari-* reuse them)."""
+    """SARI's counts for one item (memoised: bleu-sari-* reuse them).
+
+    :param source_tokenizer: tokenizer of the source when it differs from the others'
+        (``sari-legacy`` splits the source on whitespace only).
+    """
     r = len(references)
     add, keep, delete = [], [], []
     for src, out, refs in zip(
-        ngram_counts(source, tokenizer, lowercase, store=store),
+        ngram_counts(source, source_tokenizer or tokenizer, lowercase, store=store),
         ngram_counts(output, tokenizer, lowercase, store=store),
         _summed_reference_counts(references, tokenizer, lowercase, store=store),
     ):
@@ -165,6 +170,8 @@ class Sari(Metric):
         }
     }
 
+    source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
+
     def item_stats(
         self,
         sources: Sequence[str],
@@ -174,7 +181,8 @@ class Sari(Metric):
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
         self.check_inputs(sources, outputs, references)
         return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, store=self.store)
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer,
+                       store=self.store)
             for source, output, refs in zip(sources, outputs, references)
         ]
 
@@ -202,23 +210,51 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        return self.score_from_statistics(self.corpus_statistics(sources, outputs, references))
+        stats = self.item_stats(sources, outputs, references)
+        if not stats:
+            return {key: float("nan") for key in self.sub_scores}
+        return self._scores(sum(stats[1:], start=stats[0]))
 
     def corpus_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
-    ) -> SariStats | None:
-        stats = self.item_stats(sources, outputs, references)
-        return sum(stats[1:], start=stats[0]) if stats else None
+    ) -> list[tuple[float, ...]]:
+        return [
+            tuple(value for operation in (s.add, s.keep, s.delete) for counts in operation for value in counts)
+            for s in self.item_stats(sources, outputs, references)
+        ]
 
-    def score_from_statistics(self, statistics: SariStats | None) -> dict[str, float]:
-        if statistics is None:
-            return {key: float("nan") for key in self.sub_scores}
-        return self._scores(statistics)
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        per_order = [tuple(totals[i:i + 3]) for i in range(0, len(totals), 3)]
+        stats = SariStats(
+            tuple(per_order[:MAX_ORDER]), tuple(per_order[MAX_ORDER:2 * MAX_ORDER]), tuple(per_order[2 * MAX_ORDER:])
+        )
+        return self._scores(stats)
+
+
+class SariLegacy(Sari):
+    """SARI as EASSE's ``sari_legacy`` computes it, to reproduce scores of earlier papers.
+
+    EASSE's ``legacy=True`` replicates the original Java implementation (Xu et al. 2016):
+    outputs and references are tokenised (13a) but never lower-cased, and the originals are
+    taken as they are (split on whitespace): the inputs are expected to be tokenised and
+    lower-cased already, as TurkCorpus' legacy files are (``--test-set turkcorpus_test_legacy``).
+    """
+
+    name = "sari-legacy"
+    sub_scores = ("sari-legacy", "sari-legacy-add", "sari-legacy-keep", "sari-legacy-del")
+    description = "SARI in EASSE's legacy mode: originals untokenised, nothing lower-cased"
+    options = {key: option for key, option in Sari.options.items() if key != "lowercase"}
+    presets: dict[str, dict[str, Any]] = {}
+    lowercase = False
+    source_tokenizer = "none"
+
+    def _scores(self, stats: SariStats) -> dict[str, float]:
+        return {key.replace("sari", self.name, 1): value for key, value in super()._scores(stats).items()}
 
 
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
-    return [Sari]
+    return [Sari, SariLegacy]
