@@ -32,10 +32,14 @@ def input_key(
     sources: Sequence[str],
     outputs: Sequence[str],
     references: Sequence[Sequence[str]] | None,
+    fields: dict[str, list] | None = None,
 ) -> str:
-    """A sha256 over the signature, the kind of score (sentence/corpus) and every input text."""
+    """A sha256 over the signature, the kind of score (sentence/corpus), every input text and
+    the per-item fields a metric reads (left out when there are none, so older keys stay valid)."""
     digest = hashlib.sha256()
     payload = [signature, kind, list(sources), list(outputs), None if references is None else [list(r) for r in references]]
+    if fields:
+        payload.append(fields)
     digest.update(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
     return digest.hexdigest()
 

@@ -126,6 +126,7 @@ class Batch:
     sources: Sequence[str]
     outputs: Sequence[str]
     references: Sequence[Sequence[str]] | None
+    fields: dict[str, list] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.outputs)
@@ -133,6 +134,10 @@ class Batch:
     @property
     def inputs(self) -> tuple:
         return self.sources, self.outputs, self.references
+
+    def fields_for(self, metric: Metric) -> dict[str, list]:
+        """The per-item fields of this batch that ``metric`` reads (its ``item_fields``)."""
+        return {k: v for k, v in self.fields.items() if k in metric.item_fields}
 
     def describe(self) -> str:
         return f"batch {self.index} (items {self.start + 1}-{self.start + len(self)})"
@@ -154,10 +159,12 @@ def make_batches(
     outputs: Sequence[str],
     references: Sequence[Sequence[str]] | None,
     batch_size: int,
+    fields: dict[str, Sequence[object]] | None = None,
 ) -> list[Batch]:
     return [
         Batch(index, start, sources[start : start + batch_size], outputs[start : start + batch_size],
-              None if references is None else references[start : start + batch_size])
+              None if references is None else references[start : start + batch_size],
+              {k: list(v[start : start + batch_size]) for k, v in (fields or {}).items()})
         for index, start in enumerate(range(0, len(outputs), batch_size))
     ]
 
@@ -172,7 +179,7 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
     for metric, task in zip(metrics, tasks):
         per_item = stats = None
         if task is not None and task.sentences:
-            per_item = _checked(metric, metric.score_sentences(*batch.inputs), len(batch))
+            per_item = _checked(metric, metric.score_sentences(*batch.inputs, **batch.fields_for(metric)), len(batch))
         if task is not None and task.statistics:
             stats = _column_sums(metric.corpus_statistics(*batch.inputs) or ())
         results.append((per_item, stats))
@@ -185,10 +192,11 @@ def _column_sums(rows: Sequence[Sequence[float]]) -> list[float]:
 
 
 def has_corpus_statistics(metric: Metric) -> bool:
-    """Whether ``metric`` scores its corpus from summed statistics (see ``Metric.corpus_statistics``)."""
+    """Whether ``metric`` scores its corpus from summed statistics (see ``Metric.corpus_statistics``;
+    they take no per-item fields, so a metric that reads some scores its corpus at once)."""
     from simpeval.metrics.base import Metric
 
-    return type(metric).corpus_statistics is not Metric.corpus_statistics
+    return type(metric).corpus_statistics is not Metric.corpus_statistics and not metric.item_fields
 
 
 def evaluate(
@@ -204,6 +212,7 @@ def evaluate(
     progress: bool = False,
     executor: BatchExecutor | None = None,
     store: StatsStore | None = None,
+    fields: dict[str, Sequence[object]] | None = None,
 ) -> EvaluationResult:
     """Score ``outputs`` with every requested metric, batch by batch.
 
@@ -217,6 +226,8 @@ def evaluate(
     :param executor: where batches are scored (:mod:`simpeval.parallel`: local processes
         or a Dask cluster); None scores them here, one after the other.
     :param store: the run's store of per-text statistics (default: a new bounded one).
+    :param fields: per-item values (``{"target": [...]}``) given to the metrics whose
+        ``item_fields`` name them.
     """
     for request in requests:
         request.metric.check_inputs(sources, outputs, references)
@@ -226,12 +237,13 @@ def evaluate(
     for metric in metrics:
         metric.bind_store(run_store)
 
+    all_fields = [{k: list(v) for k, v in (fields or {}).items() if k in m.item_fields} for m in metrics]
     corpus: dict[int, dict[str, float]] = {}
     wants_statistics = []
     for i, metric in enumerate(metrics):
         found = None
         if corpus_level and metric.corpus_level:
-            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references))
+            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]))
         if found is not None:
             corpus[i] = found
         wants_statistics.append(corpus_level and metric.corpus_level and found is None
@@ -241,10 +253,10 @@ def evaluate(
     per_item: list[list[dict[str, list[float]] | None]] = []
     statistics: list[list[Any]] = []
     work: list[tuple[Batch, list[Task | None]]] = []
-    for batch in make_batches(sources, outputs, references, batch_size):
+    for batch in make_batches(sources, outputs, references, batch_size, fields):
         found_items = [
-            _lookup(cache, signature, "sentence", batch.inputs) if wanted else None
-            for signature, wanted in zip(signatures, wants_sentences)
+            _lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric))) if wanted else None
+            for metric, signature, wanted in zip(metrics, signatures, wants_sentences)
         ]
         per_item.append(found_items)
         statistics.append([None] * len(metrics))
@@ -263,7 +275,7 @@ def evaluate(
             for i, (values, stats) in enumerate(results):
                 if values is not None:
                     per_item[batch.index][i] = values
-                    _save(cache, signatures[i], "sentence", batch.inputs, values)
+                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metrics[i])), values)
                 statistics[batch.index][i] = stats
             bar.update(len(batch) * len(metrics))
 
@@ -277,9 +289,9 @@ def evaluate(
                     joined[sub].extend(values)
         if corpus_level and i not in corpus:
             corpus[i] = _corpus_scores(metric, wants_statistics[i], [s[i] for s in statistics],
-                                       (sources, outputs, references), joined)
+                                       (sources, outputs, references), all_fields[i], joined)
             if metric.corpus_level:
-                _save(cache, signatures[i], "corpus", (sources, outputs, references), corpus[i])
+                _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i])
         for sub in request.report:
             result.signatures[sub] = signatures[i]
             result.higher_is_better[sub] = metric.is_higher_better(sub)
@@ -300,6 +312,7 @@ def _corpus_scores(
     from_statistics: bool,
     batch_statistics: list[Any],
     inputs: tuple,
+    fields: dict[str, list],
     per_item: dict[str, list[float]] | None,
 ) -> dict[str, float]:
     """A corpus-level metric's formula over statistics summed in batch order; else the mean
@@ -309,7 +322,7 @@ def _corpus_scores(
         return {sub: float(v) for sub, v in metric.score_from_statistics(totals).items()}
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    return {sub: float(v) for sub, v in metric.score_corpus(*inputs).items()}
+    return {sub: float(v) for sub, v in metric.score_corpus(*inputs, **fields).items()}
 
 
 def _lookup(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple) -> Any:

@@ -8,18 +8,21 @@ import sys
 
 import click
 
-from simpeval.cli.files import check_same_length, read_lines, write_output
+from simpeval.cli.files import write_output
+from simpeval.cli.inputs import read_inputs
 from simpeval.cli.parallel import parallel_options
+from simpeval.documents import is_document_input
+from simpeval.errors import UsageError
 
 DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
 DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
-@click.option("--orig", "orig_path", default=None, metavar="FILE", help="Original (complex) sentences, one per line (or give --test-set).")
+@click.option("--orig", "orig_path", default=None, metavar="FILE", help="Original (complex) sentences, one per line (or give --test-set); or documents: a directory of .txt files or a .jsonl file.")
 @click.option("--sys", "sys_paths", multiple=True, metavar="FILE",
-              help="System outputs, one per line ('-', the default, reads standard input); repeat to compare systems, the first as baseline.")
-@click.option("--refs", "refs_paths", multiple=True, metavar="FILE", help="A reference file, one per line; repeat for several references.")
+              help="System outputs, one per line ('-', the default, reads standard input), or documents like --orig; repeat to compare systems, the first as baseline.")
+@click.option("--refs", "refs_paths", multiple=True, metavar="FILE", help="A reference file, one per line (or documents); repeat for several references.")
 @click.option("-t", "--test-set", default=None, metavar="NAME", help="Take --orig and --refs from a named test set (see `simpeval test-sets`).")
 @click.option("--sys-dir", default=None, type=click.Path(file_okay=False), help="Compare every file in this directory (sorted by name) as a system.")
 @click.option("--paired-bs", is_flag=True, help="Paired bootstrap resampling of each system against the first (1,000 resamples).")
@@ -47,6 +50,8 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
 
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
                                                             paired_bs, paired_ar)
+    if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
+        raise UsageError("documents are scored one system at a time: give one --sys per run")
     if len(sys_paths) > 1 or test is not None:
         evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
                          fmt, output, no_cache, cache_dir, batch_size, progress)
@@ -58,12 +63,8 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
-    sources = read_lines(orig_path, "--orig")
-    outputs = read_lines(sys_path, "--sys")
-    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
-    check_same_length([(f"--orig {orig_path}", sources), (f"--sys {sys_path}", outputs),
-                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
-    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    inputs = read_inputs(orig_path, sys_path, refs_paths)
+    sources, outputs, references = inputs.sources, inputs.outputs, inputs.references
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     requests = resolve_metrics(registry(), specs, preset)
     if progress is None:
@@ -73,17 +74,23 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
             requests, sources, outputs, references,
             sentence_level=sentence_level, corpus_level=True,
             cache=None if no_cache else ScoreCache(cache_dir),
-            batch_size=batch_size, progress=progress, executor=executor,
+            batch_size=batch_size, progress=progress, fields=inputs.fields, executor=executor,
         )
-    write_output(format_result(result, sentence_level, fmt), output)
+    write_output(format_result(result, sentence_level, fmt, inputs.ids), output)
+    if inputs.ids is not None:
+        for request in requests:
+            if request.metric.level == "sentence":
+                click.echo(f"# note: {request.metric.name} is a sentence-level metric: each document is scored as one text",
+                           err=True)
     if sentence_level and fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
 
 
-def format_result(result, sentence_level: bool, fmt: str) -> str:
+def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:
     """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
-    error), else one row per sub-score with its signature."""
+    error), else one row per sub-score with its signature. Rows of documents are keyed by
+    their ``ids``, rows of lines by their index."""
     from simpeval.tables import render
 
     names = result.score_names
@@ -91,10 +98,13 @@ def format_result(result, sentence_level: bool, fmt: str) -> str:
         payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
         if sentence_level:
             payload["sentences"] = result.sentence_scores
+            if ids is not None:
+                payload["ids"] = ids
         return json.dumps(_nan_to_none(payload), indent=2) + "\n"
     if sentence_level:
-        rows = [[i, *(result.sentence_scores[n][i] for n in names)] for i in range(result.n_items)]
-        return render(["index", *names], rows, fmt)
+        keys = ids if ids is not None else range(result.n_items)
+        rows = [[key, *(result.sentence_scores[n][i] for n in names)] for i, key in enumerate(keys)]
+        return render(["id" if ids is not None else "index", *names], rows, fmt)
     rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
     return render(["metric", "score", "signature"], rows, fmt)
 

@@ -85,7 +85,14 @@ class Metric:
     - ``name``: the metric's name on the command line and the key of its primary score.
     - ``sub_scores``: every key :meth:`score_sentences` returns (defaults to ``(name,)``).
     - ``requires_references``: whether references must be given.
-    - ``level``: ``"sentence"`` or ``"document"`` (inputs may be multi-sentence texts).
+    - ``level``: ``"document"`` when the metric is made for multi-sentence texts (it
+      splits them itself, with the core's :func:`simpeval.text.split_sentences`);
+      ``"sentence"`` when it is made for one sentence. Either gets whole texts: given
+      documents, a sentence metric scores each document as one text (as Cripwell et
+      al. 2024 do for BLEU against the input), and ``simpeval evaluate`` notes it.
+    - ``item_fields``: per-item values beyond the texts that the metric takes as
+      keyword arguments of :meth:`score_sentences` and :meth:`score_corpus` when the
+      input has them (e.g. ``target``, a document's target level from a ``.jsonl``).
     - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
       and the set of sub-scores for which lower is better.
     - ``options``: ``{name: Option}``; values become attributes of the instance.
@@ -100,6 +107,7 @@ class Metric:
     description: ClassVar[str] = ""
     requires_references: ClassVar[bool] = False
     level: ClassVar[str] = "sentence"
+    item_fields: ClassVar[tuple[str, ...]] = ()
     higher_is_better: ClassVar[bool] = True
     lower_is_better: ClassVar[frozenset[str]] = frozenset()
     corpus_level: ClassVar[bool] = False
@@ -207,9 +215,13 @@ class Metric:
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
     ) -> dict[str, float]:
-        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it."""
-        per_item = self.score_sentences(sources, outputs, references)
+        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it.
+
+        ``fields`` are the per-item values named by ``item_fields``, passed on to :meth:`score_sentences`.
+        """
+        per_item = self.score_sentences(sources, outputs, references, **fields)
         return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
 
     def corpus_statistics(

@@ -80,6 +80,7 @@ class Fkgl(Metric):
     sub_scores = ("fkgl",)
     description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
     requires_references = False
+    level = "document"  # splits texts into sentences itself
     higher_is_better = False
     corpus_level = True
     options = FKGL_OPTIONS
