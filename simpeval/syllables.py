@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+__all__ = ["EASSE_EXCEPTIONS", "LINGUA_EXCEPTIONS", "adjusted_vowel_groups", "count_syllables"]
+
 # Lingua::EN::Syllable's exception list.
 LINGUA_EXCEPTIONS: dict[str, int] = {
     "tottered": 2, "chummed": 1, "peeped": 1, "moustaches": 2, "shamefully": 3,

@@ -6,6 +6,11 @@ tokenised and counted once while it is in the store. Keys are the text and the
 settings that change the result (tokenizer name, lowercasing, n-gram order).
 Without a store (``store=None``, e.g. a plugin calling :func:`split_sentences`)
 the result is computed and not kept.
+
+Public for plugins (``__all__``, documented in docs/plugin-authors.md): :func:`split_sentences`,
+:func:`tokenize` and :func:`ngram_counts`; a plugin's own statistics go in the run's store
+with :func:`simpeval.store.stored`. A plugin that splits sentences with :func:`split_sentences`
+agrees with the core.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from simpeval.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
     from simpeval.store import StatsStore
+
+__all__ = ["ngram_counts", "split_sentences", "tokenize"]
 
 NgramCounts = tuple[dict[tuple[str, ...], int], ...]
 
