@@ -70,12 +70,17 @@ def _reference_profile(
     references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> tuple[tuple[dict[tuple[str, ...], int], ...], tuple[int, ...]]:
     """The highest count of each n-gram over ``references``, and their lengths."""
-    max_counts: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
-    for reference in references:
-        for order_max, counts in zip(max_counts, ngram_counts(reference, tokenizer, lowercase, store=store)):
-            for ngram, count in counts.items():
-                if count > order_max.get(ngram, 0):
+    per_reference = [ngram_counts(reference, tokenizer, lowercase, store=store) for reference in references]
+    max_counts: list[dict[tuple[str, ...], int]] = []
+    for n in range(MAX_ORDER):
+        order_max: dict[tuple[str, ...], int] = {}
+        for counts in per_reference:
+            order_max.update(counts[n])  # every n-gram, with some reference's count (C speed) ...
+        for counts in per_reference:  # ... raised to the highest where a reference repeats it (rare)
+            for ngram, count in [item for item in counts[n].items() if item[1] > 1]:
+                if count > order_max[ngram]:
                     order_max[ngram] = count
+        max_counts.append(order_max)
     lengths = tuple(len(tokenize(reference, tokenizer, lowercase, store=store)) for reference in references)
     return tuple(max_counts), lengths
 

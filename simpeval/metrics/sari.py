@@ -19,14 +19,16 @@ The corpus score sums the counts of all items before scoring.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
 from simpeval.store import StatsStore, stored
-from simpeval.text import ngram_counts
+from simpeval.text import ngram_counts, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -54,13 +56,13 @@ class SariStats:
 def _summed_reference_counts(
     references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> tuple[dict[tuple[str, ...], int], ...]:
-    """N-gram counts of all references of one item added together, per order."""
-    summed: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
-    for reference in references:
-        for order_sum, counts in zip(summed, ngram_counts(reference, tokenizer, lowercase, store=store)):
-            for ngram, count in counts.items():
-                order_sum[ngram] = order_sum.get(ngram, 0) + count
-    return tuple(summed)
+    """N-gram counts of all references of one item added together, per order: the n-grams of
+    every reference counted at once (C speed) rather than their counts added in Python."""
+    tokens = [tokenize(reference, tokenizer, lowercase, store=store) for reference in references]
+    return tuple(
+        Counter(chain.from_iterable(zip(*(t[i:] for i in range(n))) for t in tokens))
+        for n in range(1, MAX_ORDER + 1)
+    )
 
 
 @stored
