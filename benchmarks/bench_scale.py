@@ -144,12 +144,18 @@ def context() -> dict:
             "machine": f"nproc={os.cpu_count()}, {cpu}, Python {platform.python_version()}"}
 
 
-def run_sizes(args: argparse.Namespace, results: dict) -> None:
+def environment(args: argparse.Namespace) -> tuple[dict[str, str], str]:
+    """The environment of the timed processes, and "before" (``--before``: that checkout first on
+    ``PYTHONPATH``) or "after"."""
     env = dict(os.environ)
-    version = "after"
-    if args.before:
-        env["PYTHONPATH"] = str(Path(args.before).resolve())
-        version = "before"
+    if not args.before:
+        return env, "after"
+    env["PYTHONPATH"] = str(Path(args.before).resolve())
+    return env, "before"
+
+
+def run_sizes(args: argparse.Namespace, results: dict) -> None:
+    env, version = environment(args)
     for n in args.sizes:
         with tempfile.TemporaryDirectory(prefix="simpeval-scale-") as tmp:
             folder = Path(tmp)
@@ -187,13 +193,14 @@ def run_easse(args: argparse.Namespace, results: dict) -> None:
         }
         best = {name: float("inf") for name in commands}
         info = context()
+        env, version = environment(args)
         for _ in range(args.repeat):
             for name, command in commands.items():  # interleaved, so both see the same load
-                seconds, _, status = measure(command, dict(os.environ))
+                seconds, _, status = measure(command, env)
                 if status != 0:
                     raise SystemExit(f"{name} failed")
                 best[name] = min(best[name], seconds)
-        row = {"n": len(rows), "simpeval_s": best["simpeval"], "sacrebleu_s": best["sacrebleu"],
+        row = {"version": version, "n": len(rows), "simpeval_s": best["simpeval"], "sacrebleu_s": best["sacrebleu"],
                "ratio": best["sacrebleu"] / best["simpeval"], "repeat": args.repeat, **info,
                "load_after": os.getloadavg()[0]}
         print(json.dumps(row), flush=True)
@@ -237,11 +244,11 @@ def report(results: dict) -> None:
             "iBLEU, and against the source (no SARI: the baseline does less work than EASSE). Both are",
             "whole processes (start-up included), run alternately, fastest of the repeats.",
             "",
-            "| items | simpeval bleu,sari,ibleu (s) | sacrebleu per sentence (s) | ratio | load before / after | date |",
-            "|---|---|---|---|---|---|",
+            "| version | items | simpeval bleu,sari,ibleu (s) | sacrebleu per sentence (s) | ratio | load before / after | date |",
+            "|---|---|---|---|---|---|---|",
         ]
         for r in results["easse"]:
-            lines.append(f"| {r['n']} | {r['simpeval_s']:.2f} | {r['sacrebleu_s']:.2f} | {r['ratio']:.2f}x | "
+            lines.append(f"| {r.get('version', 'after')} | {r['n']} | {r['simpeval_s']:.2f} | {r['sacrebleu_s']:.2f} | {r['ratio']:.2f}x | "
                          f"{r['load']:.1f} / {r['load_after']:.1f} | {r['date']} |")
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text("\n".join(lines) + "\n", encoding="utf-8")
