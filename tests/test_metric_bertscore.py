@@ -11,6 +11,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+import simpeval  # noqa: E402
 from simpeval import UsageError  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
@@ -50,7 +51,7 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     assert ours["bertscore-f1"] == pytest.approx(f1.tolist(), abs=1e-6)
     assert ours["bertscore"] == ours["bertscore-f1"]
     assert metric.signature() == (
-        f"bertscore|model:{minilm}|layer:6|rescale:no|tok:none|lc:no|version:{BertScore.version}"
+        f"bertscore|model:{minilm}|layer:6|rescale:no|tok:none|lc:no|version:{simpeval.__version__}"
     )
 
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -42,6 +41,14 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
         raise UsageError("--paired-bs and --paired-ar are two tests: choose one")
     test = "bs" if paired_bs else "ar" if paired_ar else None
     return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
+
+
+def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
+    """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
+    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
+    return (*specs, "ops", *(("ops-f1",) if has_references else ()))
 
 
 def system_names(paths) -> list[str]:
@@ -114,14 +121,14 @@ def comparison_records(comparison) -> list[dict]:
 
 def format_comparison(comparison, fmt: str) -> str:
     """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score)."""
-    from simpeval.cli.evaluate import _nan_to_none
+    from simpeval.jsontext import dumps
     from simpeval.tables import format_cell, render
 
     records = comparison_records(comparison)
     if fmt == "json":
         payload = {"test": comparison.test, "resamples": comparison.n_resamples, "seed": comparison.seed,
                    "signatures": comparison.signatures, "results": records}
-        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
+        return dumps(payload, indent=2) + "\n"
     if fmt == "csv":
         columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
         return render(columns, [[r.get(c) for c in columns] for r in records], "csv")
