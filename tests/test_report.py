@@ -13,7 +13,7 @@ import simpeval
 from simpeval.cli import cli
 from simpeval.registry import load_registry
 from simpeval.report.model import build_report, pick_samples
-from simpeval.report.worddiff import word_diff
+from simpeval.report.highlight import operation_spans
 
 SYSTEMS = "system_outputs/turkcorpus/test"
 
@@ -22,10 +22,14 @@ def run(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def test_word_diff_marks_dropped_and_added_words():
-    source, output = word_diff("the cat sat on the old mat", "the cat was on the mat today")
-    assert source == [(False, "the cat"), (True, "sat"), (False, "on the"), (True, "old"), (False, "mat")]
-    assert output == [(False, "the cat"), (True, "was"), (False, "on the mat"), (True, "today")]
+def test_every_word_of_a_sample_gets_its_operation():
+    source, output = operation_spans("The cat sat on the old mat.", "The old cat was on the mat today.")
+    assert source == [("kept", "The cat"), ("replaced", "sat"), ("kept", "on the"), ("moved", "old"),
+                      ("kept", "mat .")]
+    assert output == [("kept", "The"), ("moved", "old"), ("kept", "cat"), ("replaced", "was"),
+                      ("kept", "on the mat"), ("added", "today"), ("kept", ".")]
+    source, _ = operation_spans("During childhood she was ill.", "She was ill.")
+    assert source == [("deleted", "During childhood"), ("kept", "she was ill .")]
 
 
 def _tiny_report(**kwargs):
@@ -79,7 +83,8 @@ def test_html_is_self_contained_and_shows_the_numbers(data_dir, tmp_path):
     assert "paired bootstrap resampling, 200 resamples" in page
     assert re.search(r'<span class="mark">p = [0-9.]+ \*</span>', page)  # Dress-Ls differs from ACCESS
     assert page.count("<h3>") == 3 and page.count('<div class="sample">') == 15
-    assert "qe-levenshtein" in page and "<ins>" in page
+    assert "qe-levenshtein" in page and '<span class="added">' in page
+    assert "Word operations per system" in page
 
 
 def test_markdown_for_papers(data_dir):

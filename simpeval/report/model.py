@@ -3,7 +3,7 @@
 :func:`build_report` scores every system with the requested metrics through
 :func:`simpeval.compare.compare_systems` (corpus and per-sentence scores, one signature per
 sub-score, and, when asked, a paired test of each system against the first), describes them
-with the ``qe`` features, then picks the samples: ``n`` random items (seeded), and the ``n`` items with the best and the worst mean
+with the ``qe`` features and the ``ops`` word operations, then picks the samples: ``n`` random items (seeded), and the ``n`` items with the best and the worst mean
 score over the systems on the chosen metric (its direction taken into account).
 """
 
@@ -21,7 +21,8 @@ if TYPE_CHECKING:
     from simpeval.registry import Registry
     from simpeval.runner import EvaluationResult
 
-FEATURE_METRIC = "qe"  # quality-estimation features, described per sentence and per system
+# What describes the outputs rather than judging them: quality-estimation features and word operations.
+FEATURE_METRICS = ("qe", "ops")
 SAMPLE_KINDS = ("random", "best", "worst")
 
 
@@ -104,7 +105,7 @@ def build_report(
     requests = resolve_metrics(registry, metric_specs, preset)
     scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
                              seed=seed, sentence_level=True, cache=cache)
-    described = compare_systems(resolve_metrics(registry, [FEATURE_METRIC]), sources, systems, None,
+    described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
                                 sentence_level=True, cache=cache)
     report_systems = [
         SystemScores(name, list(outputs), result.result, features.result, _marks(result.tests))
