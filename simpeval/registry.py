@@ -34,6 +34,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",
+    "simpeval.metrics.operations",
     "simpeval.metrics.bertscore",
     "simpeval.datasets.builtin",
 )

@@ -99,9 +99,11 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
+    from simpeval.cli.plugin import plugin
+    from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin):
         cli.add_command(command)
 
 

@@ -8,13 +8,11 @@ import sys
 
 import click
 
+from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
 from simpeval.cli.files import write_output
 from simpeval.cli.inputs import read_inputs
 from simpeval.documents import is_document_input
 from simpeval.errors import UsageError
-
-DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
-DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
@@ -29,6 +27,7 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
@@ -41,12 +40,14 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
-             metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
     """Score system outputs against their originals (and references)."""
-    from simpeval.cli.systems import evaluate_systems, resolve_inputs
+    from simpeval.cli.systems import evaluate_systems, resolve_inputs, with_analysis
 
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
                                                             paired_bs, paired_ar)
+    if analysis:
+        metric_specs = with_analysis(metric_specs, bool(refs_paths))
     if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
         raise UsageError("documents are scored one system at a time: give one --sys per run")
     if len(sys_paths) > 1 or test is not None:

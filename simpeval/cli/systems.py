@@ -44,6 +44,14 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
     return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
 
 
+def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
+    """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
+    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
+    return (*specs, "ops", *(("ops-f1",) if has_references else ()))
+
+
 def system_names(paths) -> list[str]:
     """A short, unique name per system file: its file name, its path where names repeat, and
     ``#2``, ``#3``... after a path given more than once."""
