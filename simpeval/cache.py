@@ -49,8 +49,11 @@ def input_key(
     return digest.hexdigest()
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one."""
+def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
+    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one.
+
+    :param mode: the new file's permission bits (default: 0666 less the umask).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -58,7 +61,7 @@ def write_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make results private to their writer
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp's 0600 would make results private
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

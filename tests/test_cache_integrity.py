@@ -144,31 +144,6 @@ def test_nan_scores_are_cached_and_read_back(tmp_path):
     assert math.isnan(value["x"][0]) and value["x"][1] == 1.0
 
 
-def test_infinite_scores_are_returned_but_never_stored(tmp_path):
-    class Infinite(Ratio):
-        name = "infinite"
-        sub_scores = ()
-        corpus_level = False
-
-        def score_sentences(self, sources, outputs, references=None):
-            return {"infinite": [math.inf] * len(outputs)}
-
-    cache = ScoreCache(tmp_path)
-    result = evaluate([resolve_metrics(load_registry(autoload=False, plugins=[_plugin(Infinite)]), ["infinite"])[0]],
-                      SOURCES, OUTPUTS, cache=cache, corpus_level=False)
-    assert result.sentence_scores["infinite"] == [math.inf] * 3
-    assert entries(tmp_path) == []
-
-
-def _plugin(cls):
-    class One:
-        @simpeval.hookimpl
-        def simpeval_register_metrics(self):
-            return [cls]
-
-    return One()
-
-
 @pytest.mark.parametrize("error", [errno.ENOSPC, errno.EROFS, errno.EACCES])
 def test_an_unwritable_cache_warns_once_and_keeps_every_batch(requests, tmp_path, monkeypatch, error):
     def failing(path, text):

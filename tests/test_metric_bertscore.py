@@ -12,6 +12,7 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+import simpeval  # noqa: E402
 from simpeval import UsageError  # noqa: E402
 from simpeval.models import content_hash  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
@@ -53,7 +54,7 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     assert ours["bertscore"] == ours["bertscore-f1"]
     assert metric.signature() == (
         f"bertscore|model:{Path(minilm).name}@{content_hash(Path(minilm))}|layer:6|rescale:no|tok:none|lc:no"
-        f"|version:{BertScore.version}"
+        f"|version:{simpeval.__version__}"
     )
 
 

@@ -58,12 +58,13 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
-    from simpeval.cli.files import write_output
+    from simpeval.cli.files import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
+    check_writable(output)
     if score_columns and not score_paths:
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:

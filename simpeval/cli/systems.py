@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -115,14 +114,14 @@ def comparison_records(comparison) -> list[dict]:
 
 def format_comparison(comparison, fmt: str) -> str:
     """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score)."""
-    from simpeval.cli.evaluate import _nan_to_none
+    from simpeval.jsontext import dumps
     from simpeval.tables import format_cell, render
 
     records = comparison_records(comparison)
     if fmt == "json":
         payload = {"test": comparison.test, "resamples": comparison.n_resamples, "seed": comparison.seed,
                    "signatures": comparison.signatures, "results": records}
-        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
+        return dumps(payload, indent=2) + "\n"
     if fmt == "csv":
         columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
         return render(columns, [[r.get(c) for c in columns] for r in records], "csv")

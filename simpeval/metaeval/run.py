@@ -64,6 +64,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     """Run ``request`` (see the module docstring)."""
     if request.level not in LEVELS:
         raise UsageError(f'unknown level "{request.level}": choose sentence or system')
+    registry.check_preset(request.preset)
     dataset = registry.dataset_class(request.dataset)(request.data_dir)
     aspect = request.aspect or dataset.aspects[0]
     human = dataset.human_scores(aspect, raw=request.raw)

