@@ -260,6 +260,19 @@ class Metric:
         answer = self.score_corpus(sources, outputs, references, **fields)
         return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
 
+    def component_scores(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
+        of FKGL): :meth:`score_sentences` without a second round of checks, because the
+        composite's own :meth:`sentence_scores` checked the inputs once. Components compute
+        from the process-wide statistics caches (:mod:`simpeval.text`), so nothing is recounted.
+        """
+        return self.score_sentences(sources, outputs, references)
+
     def corpus_statistics(
         self,
         sources: Sequence[str],
