@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import ScoreCache, input_key
+from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
 from simpeval.store import StatsStore
@@ -267,7 +267,8 @@ def evaluate(
     for i, metric in enumerate(metrics):
         found = None
         if corpus_level and metric.corpus_level:
-            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]))
+            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]),
+                            _corpus_check(metric))
         if found is not None:
             corpus[i] = found
         wants_statistics.append(corpus_level and metric.corpus_level and found is None
@@ -279,7 +280,8 @@ def evaluate(
     work: list[tuple[Batch, list[Task | None]]] = []
     for batch in make_batches(sources, outputs, references, batch_size, fields):
         found_items = [
-            _lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric))) if wanted else None
+            _lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric)),
+                    _sentence_check(metric, len(batch))) if wanted else None
             for metric, signature, wanted in zip(metrics, signatures, wants_sentences)
         ]
         per_item.append(found_items)
@@ -299,7 +301,8 @@ def evaluate(
             for i, (values, stats) in enumerate(results):
                 if values is not None:
                     per_item[batch.index][i] = values
-                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metrics[i])), values)
+                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metrics[i])), values,
+                          _sentence_check(metrics[i], len(batch)))
                 statistics[batch.index][i] = stats
             bar.update(len(batch) * len(metrics))
 
@@ -315,7 +318,8 @@ def evaluate(
             corpus[i] = _corpus_scores(metric, wants_statistics[i], [s[i] for s in statistics],
                                        (sources, outputs, references), all_fields[i], joined)
             if metric.corpus_level:
-                _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i])
+                _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
+                      _corpus_check(metric))
         for sub in request.report:
             result.signatures[sub] = signatures[i]
             result.higher_is_better[sub] = metric.is_higher_better(sub)
@@ -349,13 +353,22 @@ def _corpus_scores(
     return metric.corpus_score(*inputs, **fields)
 
 
-def _lookup(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple) -> Any:
-    """The stored value for this signature, kind and inputs, or None."""
-    return None if cache is None else cache.get(input_key(signature, kind, *inputs))
+def _sentence_check(metric: Metric, n: int) -> Check:
+    return lambda value: check_sentence_scores(value, metric.score_names(), n)
 
 
-def _save(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, value: Any) -> None:
-    if cache is not None:
+def _corpus_check(metric: Metric) -> Check:
+    return lambda value: check_corpus_scores(value, metric.score_names())
+
+
+def _lookup(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, check: Check) -> Any:
+    """The stored value for this signature, kind and inputs if ``check`` accepts it, else None."""
+    return None if cache is None else cache.get(input_key(signature, kind, *inputs), check)
+
+
+def _save(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, value: Any, check: Check) -> None:
+    """Store ``value`` if ``check`` accepts it, so every entry written can be read back."""
+    if cache is not None and check(value) is None:
         cache.put(input_key(signature, kind, *inputs), value)
 
 
