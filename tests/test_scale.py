@@ -140,3 +140,16 @@ def test_unreachable_scheduler_is_a_one_line_error(files, monkeypatch):
                                       *map(str, refs), "-m", "bleu", "--dask", "tcp://127.0.0.1:9"])
     assert result.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+
+
+def test_several_systems_with_jobs_equal_serial(files):
+    refs = [arg for i in range(N_REFS) for arg in ("--refs", str(files[f"ref{i}"]))]
+
+    def run(*extra):
+        result = CliRunner().invoke(cli, ["evaluate", "--orig", str(files["orig"]), "--sys", str(files["sys"]),
+                                          "--sys", str(files["ref0"]), *refs, "-m", "bleu,sari", "--format", "json",
+                                          "--no-cache", "--batch-size", "32", *extra])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    assert run() == run("--jobs", "2")

@@ -53,14 +53,16 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
         metric_specs = with_analysis(metric_specs, bool(refs_paths))
     if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
         raise UsageError("documents are scored one system at a time: give one --sys per run")
+    from simpeval.parallel import open_executor
+
     if len(sys_paths) > 1 or test is not None:
-        evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
-                         fmt, output, no_cache, cache_dir, batch_size, progress)
+        with open_executor(jobs, dask) as executor:
+            evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed,
+                             sentence_level, fmt, output, no_cache, cache_dir, batch_size, progress, executor)
         return
     sys_path = sys_paths[0]
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
-    from simpeval.parallel import open_executor
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
