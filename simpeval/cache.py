@@ -32,16 +32,23 @@ def input_key(
     sources: Sequence[str],
     outputs: Sequence[str],
     references: Sequence[Sequence[str]] | None,
+    fields: dict[str, list] | None = None,
 ) -> str:
-    """A sha256 over the signature, the kind of score (sentence/corpus) and every input text."""
+    """A sha256 over the signature, the kind of score (sentence/corpus), every input text and
+    the per-item fields a metric reads (left out when there are none, so older keys stay valid)."""
     digest = hashlib.sha256()
     payload = [signature, kind, list(sources), list(outputs), None if references is None else [list(r) for r in references]]
+    if fields:
+        payload.append(fields)
     digest.update(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
     return digest.hexdigest()
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one."""
+def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
+    """Write ``text`` to ``path`` so that readers see either the old file or the whole new one.
+
+    :param mode: the new file's permission bits (default: 0666 less the umask).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -49,7 +56,7 @@ def write_atomic(path: Path, text: str) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp's 0600 would make results private to their writer
+        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp's 0600 would make results private
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

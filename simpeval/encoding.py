@@ -93,33 +93,23 @@ def resolve_dtype(name: str | None) -> torch.dtype:
 
 
 def load_pretrained(
-    name: str, *, head: str = "base", device: str | None = None, dtype: str | None = None,
-    missing: Callable[[], UsageError],
+    name: str, option: str = "model", *, kind: str = "model", device: str | None = None, dtype: str | None = None
 ) -> tuple[Any, Any, torch.device]:
     """Tokenizer, model (eval mode, on the device, in the dtype) and device of the model ``name``.
 
-    The one place the encoding service loads weights: offline first (a local
-    directory or the local hub cache), never running code shipped with a model.
+    Loaded by :mod:`simpeval.models` (offline, no code from model directories,
+    missing weights reported at once); the device is checked first, so a
+    missing GPU is reported before the weights are read.
 
-    :param head: ``"base"`` (the bare encoder) or ``"sequence-classification"``.
-    :param missing: the error to raise when the weights cannot be found or read.
+    :param option: the metric option naming the model, for the remedy in errors.
+    :param kind: ``"model"`` (the bare encoder) or ``"sequence-classification"``.
     """
-    import os
-
-    from transformers import AutoModel, AutoModelForSequenceClassification, AutoTokenizer
+    from simpeval import models
 
     target = resolve_device(device)
     torch_dtype = resolve_dtype(dtype)
-    classes = {"base": AutoModel, "sequence-classification": AutoModelForSequenceClassification}
-    offline = os.path.isdir(name) or any(
-        os.environ.get(var, "").strip().lower() in {"1", "true", "yes", "on"}
-        for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-    )
-    try:
-        model = classes[head].from_pretrained(name, local_files_only=offline, trust_remote_code=False)
-        tokenizer = AutoTokenizer.from_pretrained(name, local_files_only=offline, trust_remote_code=False)
-    except (OSError, ValueError) as exc:
-        raise missing() from exc
+    model = models.load_transformers(name, kind, option)
+    tokenizer = models.load_transformers(name, "tokenizer", option)
     return tokenizer, model.to(device=target, dtype=torch_dtype).eval(), target
 
 

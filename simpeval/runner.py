@@ -51,7 +51,8 @@ def parse_metric_specs(specs: Iterable[str]) -> list[tuple[str, dict[str, str]]]
 
     A comma-separated piece with ``=`` and no ``:`` continues the options of the
     metric before it; any other piece names a new metric. Option values therefore
-    cannot contain commas.
+    cannot contain commas. A piece with an empty name, option or value (``bleu:``,
+    ``:x``, ``bleu:=1``, ``bleu:x=``) is a :class:`UsageError`.
     """
     parsed: list[tuple[str, dict[str, str]]] = []
     for spec in specs:
@@ -61,18 +62,35 @@ def parse_metric_specs(specs: Iterable[str]) -> list[tuple[str, dict[str, str]]]
             if "=" in piece and ":" not in piece.split("=", 1)[0]:
                 if not parsed:
                     raise UsageError(f'"{piece}" is an option but names no metric: write -m NAME:{piece}')
-                key, value = piece.split("=", 1)
-                parsed[-1][1][key.strip()] = value.strip()
+                name, options = parsed[-1]
+                _add_option(name, options, piece)
                 continue
-            name, _, option_text = piece.partition(":")
+            name, colon, option_text = (part.strip() for part in piece.partition(":"))
+            if not name:
+                raise UsageError(f'-m "{piece}" names no metric before ":": write -m NAME:OPTION=VALUE')
             options: dict[str, str] = {}
-            if option_text:
-                key, eq, value = option_text.partition("=")
-                if not eq:
-                    raise UsageError(f'option "{option_text}" of metric "{name}" has no value: write {name}:{option_text}=VALUE')
-                options[key.strip()] = value.strip()
-            parsed.append((name.strip(), options))
+            if colon:
+                if not option_text:
+                    raise UsageError(f'-m "{piece}" has nothing after ":": write -m {name} or -m {name}:OPTION=VALUE')
+                _add_option(name, options, option_text)
+            parsed.append((name, options))
     return parsed
+
+
+def _add_option(metric: str, options: dict[str, str], text: str) -> None:
+    """Add ``KEY=VALUE`` to ``options``; :class:`UsageError` when either side is empty or KEY repeats."""
+    key, eq, value = (part.strip() for part in text.partition("="))
+    if not eq or not value:
+        raise UsageError(f'option "{key}" of metric "{metric}" has no value: write {metric}:{key or "OPTION"}=VALUE')
+    if not key:
+        raise UsageError(f'"{text}" of metric "{metric}" names no option: write {metric}:OPTION={value}')
+    if key in options and options[key] != value:
+        raise UsageError(f'option "{key}" of metric "{metric}" is given twice ({options[key]} and {value}): keep one')
+    options[key] = value
+
+
+def _spec_text(name: str, options: dict[str, str]) -> str:
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
 
 
 def resolve_metrics(
@@ -81,23 +99,29 @@ def resolve_metrics(
     """Turn ``-m`` specs into metric instances; sub-scores of one metric with the same options share it.
 
     ``-m sari-add,sari-del`` builds one SARI metric and reports both sub-scores;
-    ``-m sari`` reports all of SARI's sub-scores.
+    ``-m sari`` reports all of SARI's sub-scores. One metric asked for twice with
+    different options (``-m bleu -m bleu:tokenizer=none``) is a :class:`UsageError`
+    naming both: the results would carry one name for two different numbers.
     """
-    if preset is not None and preset not in registry.preset_names():
-        known = ", ".join(registry.preset_names()) or "none"
-        raise UsageError(f'unknown preset "{preset}": known presets are {known}')
-    requests: dict[tuple[str, tuple], MetricRequest] = {}
+    registry.check_preset(preset)
+    requests: dict[str, tuple[tuple, str, MetricRequest]] = {}
     for name, options in parse_metric_specs(specs):
         cls = registry.metric_class(name)
-        key = (cls.name, tuple(sorted(options.items())))
-        if key not in requests:
-            requests[key] = MetricRequest(registry.create_metric(cls.name, options, preset), [])
-        report = requests[key].report
+        settings = tuple(sorted(options.items()))
+        if cls.name not in requests:
+            metric = registry.create_metric(cls.name, options, preset)
+            requests[cls.name] = (settings, _spec_text(name, options), MetricRequest(metric, []))
+        first_settings, first_text, request = requests[cls.name]
+        if settings != first_settings:
+            raise UsageError(
+                f'metric "{cls.name}" is asked for twice with different settings ("{first_text}" and '
+                f'"{_spec_text(name, options)}"): keep one, or run once per setting'
+            )
         wanted = cls.score_names() if name == cls.name else (name,)
-        report.extend(s for s in wanted if s not in report)
+        request.report.extend(s for s in wanted if s not in request.report)
     if not requests:
         raise UsageError("no metric given: pass -m NAME (see `simpeval metrics list`)")
-    return list(requests.values())
+    return [request for _, _, request in requests.values()]
 
 
 def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | None) -> str:
@@ -122,6 +146,7 @@ def evaluate(
     cache: ScoreCache | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    fields: dict[str, Sequence[object]] | None = None,
 ) -> EvaluationResult:
     """Score ``outputs`` with every requested metric.
 
@@ -132,6 +157,8 @@ def evaluate(
         the mean of its per-item scores).
     :param cache: where finished batches are stored; None disables caching.
     :param progress: show a progress bar over items x metrics.
+    :param fields: per-item values (``{"target": [...]}``) given to the metrics whose
+        ``item_fields`` name them.
     """
     for request in requests:
         request.metric.check_inputs(sources, outputs, references)
@@ -141,14 +168,15 @@ def evaluate(
         for request in requests:
             metric = request.metric
             signature = signature_with_refs(metric, references)
+            wanted = {k: v for k, v in (fields or {}).items() if k in metric.item_fields}
             per_item: dict[str, list[float]] | None = None
             if sentence_level or (corpus_level and not metric.corpus_level):
-                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar)
+                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar, wanted)
             else:
                 bar.update(len(outputs))
             corpus: dict[str, float] = {}
             if corpus_level:
-                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item)
+                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item, wanted)
             for sub in request.report:
                 result.signatures[sub] = signature
                 result.higher_is_better[sub] = metric.is_higher_better(sub)
@@ -168,13 +196,14 @@ def _score_batches(
     cache: ScoreCache | None,
     batch_size: int,
     bar: Any,
+    fields: dict[str, Sequence[object]],
 ) -> dict[str, list[float]]:
     scores: dict[str, list[float]] = {sub: [] for sub in metric.score_names()}
     for start in range(0, len(outputs), batch_size):
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
-        cached = _cached(cache, signature, "sentence", batch,
-                         lambda: _checked(metric, metric.score_sentences(*batch), len(batch[1])))
+        extra = {k: list(v[start:stop]) for k, v in fields.items()}
+        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra))
         for sub, values in cached.items():
             scores[sub].extend(values)
         bar.update(len(batch[1]))
@@ -189,11 +218,13 @@ def _score_corpus(
     references: Sequence[Sequence[str]] | None,
     cache: ScoreCache | None,
     per_item: dict[str, list[float]] | None,
+    fields: dict[str, Sequence[object]],
 ) -> dict[str, float]:
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    return _cached(cache, signature, "corpus", (sources, outputs, references),
-                   lambda: {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references).items()})
+    extra = {k: list(v) for k, v in fields.items()}
+    return _cached(cache, signature, "corpus", (sources, outputs, references, extra),
+                   lambda: metric.corpus_score(sources, outputs, references, **extra))
 
 
 def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any) -> Any:
@@ -206,19 +237,6 @@ def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, 
         value = compute()
         cache.put(key, value)
     return value
-
-
-def _checked(metric: Metric, scores: dict[str, Sequence[float]], n: int) -> dict[str, list[float]]:
-    """Validate a metric's return value: every declared sub-score, one float per item."""
-    missing = [s for s in metric.score_names() if s not in scores]
-    if missing:
-        raise RuntimeError(f"metric {metric.name} returned no {', '.join(missing)}")
-    checked = {}
-    for sub, values in scores.items():
-        if len(values) != n:
-            raise RuntimeError(f"metric {metric.name} returned {len(values)} {sub} scores for {n} items")
-        checked[sub] = [float(v) for v in values]
-    return checked
 
 
 class _NoBar:

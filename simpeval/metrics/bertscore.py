@@ -17,10 +17,11 @@ below 0 (see :func:`padding_in_bert_score`).
 Defaults follow EASSE: ``roberta-large`` at ``bert_score``'s default layer (17),
 text tokenized with 13a first, rescaled with ``bert_score``'s baseline where one
 ships for the model (``rescale`` unset = "if available"). Any local model directory
-works with ``model=PATH`` (its last layer unless ``layer=N``). No weights are ever
-downloaded when ``HF_HUB_OFFLINE=1``; missing weights give a one-line
-:class:`~simpeval.UsageError`. torch is imported on first use; the ``bert_score``
-package only to look up a named model's default layer.
+works with ``model=PATH`` (its last layer unless ``layer=N``). The model is found
+and loaded by :mod:`simpeval.models` (through :func:`simpeval.encoding.load_pretrained`):
+never downloaded, missing weights give a one-line :class:`~simpeval.UsageError` at
+once. torch is imported on first use; the ``bert_score`` package only to look up a
+named model's default layer.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
     import torch
 
 DEFAULT_MODEL = "roberta-large"
+OPTION = "bertscore:model"
 
 
 def _baseline_file(model: str) -> str | None:
@@ -58,12 +60,6 @@ def _baseline(model: str, layer: int) -> tuple[float, float, float]:
     with open(_baseline_file(model), newline="", encoding="utf-8") as handle:
         rows = list(csv.reader(handle))[1:]
     return tuple(float(v) for v in rows[layer][1:4])
-
-
-def _missing_weights(model: str) -> UsageError:
-    return UsageError(
-        f"weights for model {model} are not available offline: pass bertscore:model=PATH"
-    )
 
 
 def _default_layer(model: str, num_hidden_layers: int) -> int:
@@ -92,9 +88,7 @@ def _embedder(model: str, layer: int | None, device: str | None, dtype: str | No
     """The shared encoder giving, per text, unit-norm token embeddings of one layer and their weights."""
 
     def build() -> TextEncoder:
-        tokenizer, encoder, target = load_pretrained(
-            model, device=device, dtype=dtype, missing=lambda: _missing_weights(model)
-        )
+        tokenizer, encoder, target = load_pretrained(model, OPTION, device=device, dtype=dtype)
         chosen = _default_layer(model, encoder.config.num_hidden_layers) if layer is None else layer
         truncated = _truncate(encoder, chosen)
         unweighted = {tokenizer.cls_token_id, tokenizer.sep_token_id}
@@ -250,7 +244,6 @@ class BertScore(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         if any(len(refs) == 0 for refs in references):
             raise UsageError("bertscore needs at least one reference per item: check --refs")
         if not outputs:

@@ -64,13 +64,18 @@ def _summed_reference_counts(
 
 @shared_cache
 def sari_stats(
-    source: str, output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool
+    source: str, output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool,
+    source_tokenizer: str | None = None,
 ) -> SariStats:
-    """SARI's counts for one item (cached: bleu-sari-* reuse them)."""
+    """SARI's counts for one item (cached: bleu-sari-* reuse them).
+
+    :param source_tokenizer: tokenizer of the source when it differs from the others'
+        (``sari-legacy`` splits the source on whitespace only).
+    """
     r = len(references)
     add, keep, delete = [], [], []
     for src, out, refs in zip(
-        ngram_counts(source, tokenizer, lowercase),
+        ngram_counts(source, source_tokenizer or tokenizer, lowercase),
         ngram_counts(output, tokenizer, lowercase),
         _summed_reference_counts(references, tokenizer, lowercase),
     ):
@@ -148,6 +153,8 @@ class Sari(Metric):
             str, "f1", "deletion score: f1 or precision", choices=DELETION_SCORES, short="del"
         ),
         "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
+        "formula": Option(str, None, "lens-2023: Wei Xu's script as LENS ships it, ignoring the options "
+                          "above (see simpeval.metrics.lens2023); unset: EASSE's", choices=("lens-2023",)),
     }
     presets: dict[str, dict[str, Any]] = {
         "metaeval-2021": {
@@ -155,8 +162,11 @@ class Sari(Metric):
             "lowercase": False,
             "deletion": "precision",
             "paper_version": False,
-        }
+        },
+        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "deletion": "precision", "formula": "lens-2023"},
     }
+
+    source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
 
     def item_stats(
         self,
@@ -165,9 +175,8 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, cached process-wide (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase)
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
             for source, output, refs in zip(sources, outputs, references)
         ]
 
@@ -186,6 +195,11 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
+        if self.formula == "lens-2023":
+            from simpeval.metrics.lens2023 import lens_sari
+
+            values = [lens_sari(s, o, refs) for s, o, refs in zip(sources, outputs, references)]
+            return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
@@ -195,12 +209,53 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
+        if self.formula == "lens-2023":  # LENS reports sentence scores only: their mean
+            return super().score_corpus(sources, outputs, references)
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}
         return self._scores(sum(stats[1:], start=stats[0]))
 
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]]:
+        return [
+            tuple(value for operation in (s.add, s.keep, s.delete) for counts in operation for value in counts)
+            for s in self.item_stats(sources, outputs, references)
+        ]
+
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        per_order = [tuple(totals[i:i + 3]) for i in range(0, len(totals), 3)]
+        stats = SariStats(
+            tuple(per_order[:MAX_ORDER]), tuple(per_order[MAX_ORDER:2 * MAX_ORDER]), tuple(per_order[2 * MAX_ORDER:])
+        )
+        return self._scores(stats)
+
+
+class SariLegacy(Sari):
+    """SARI as EASSE's ``sari_legacy`` computes it, to reproduce scores of earlier papers.
+
+    EASSE's ``legacy=True`` replicates the original Java implementation (Xu et al. 2016):
+    outputs and references are tokenised (13a) but never lower-cased, and the originals are
+    taken as they are (split on whitespace): the inputs are expected to be tokenised and
+    lower-cased already, as TurkCorpus' legacy files are (``--test-set turkcorpus_test_legacy``).
+    """
+
+    name = "sari-legacy"
+    sub_scores = ("sari-legacy", "sari-legacy-add", "sari-legacy-keep", "sari-legacy-del")
+    description = "SARI in EASSE's legacy mode: originals untokenised, nothing lower-cased"
+    options = {key: option for key, option in Sari.options.items() if key != "lowercase"}
+    presets: dict[str, dict[str, Any]] = {}
+    lowercase = False
+    source_tokenizer = "none"
+
+    def _scores(self, stats: SariStats) -> dict[str, float]:
+        return {key.replace("sari", self.name, 1): value for key, value in super()._scores(stats).items()}
+
 
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
-    return [Sari]
+    return [Sari, SariLegacy]

@@ -94,7 +94,6 @@ class SummaCZS(_SummaC):
     ) -> Scores:
         from simpeval_faithfulness.zs import zs_score
 
-        self.check_inputs(sources, outputs, references)
         forward, backward = self._orientations(sources, outputs)
         precision = [zs_score(m) for m in forward]
         recall = [zs_score(m) for m in backward]
@@ -125,7 +124,6 @@ class SummaCConv(_SummaC):
     ) -> Scores:
         from simpeval_faithfulness.conv import load_conv_layer
 
-        self.check_inputs(sources, outputs, references)
         if not self.weights:
             raise UsageError(
                 "summac-conv needs its trained layer: pass weights=PATH "
@@ -176,7 +174,6 @@ class EntityMatch(Metric):
     ) -> Scores:
         from simpeval_faithfulness.entities import esa_scores, extract_entities
 
-        self.check_inputs(sources, outputs, references)
         entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size)
         scores = [esa_scores(s, o) for s, o in zip(entities[: len(sources)], entities[len(sources):])]
         f1 = [s.f1 for s in scores]

