@@ -130,11 +130,14 @@ class TextEncoder:
     """One model read one way, with the result of every distinct input kept.
 
     :param model: the loaded model (on ``device``, in ``dtype``, in eval mode).
-    :param tokenize: turns a list of inputs into a list of token id lists (unpadded).
-    :param forward: takes ``(model, input_ids, attention_mask)`` of one padded batch
-        (on the device) and returns one result per row, a tensor or a tuple of
-        tensors; the service moves them to the CPU and keeps them.
-    :param pad_id: the token id that pads a batch.
+    :param tokenize: turns a list of inputs into one unpadded row of token features
+        per input: ``{"input_ids": [...]}``, with ``"token_type_ids"`` for pairs
+        where the model reads segments (a Hugging Face tokenizer's output, per row).
+    :param forward: takes ``(model, batch)``, ``batch`` the padded tensors of one
+        batch on the device (the row features plus ``attention_mask``), and returns
+        one result per row, a tensor or a tuple of tensors; the service moves them
+        to the CPU and keeps them.
+    :param pad_id: the token id that pads ``input_ids`` (other features pad with 0).
     :param device: where the model is (from :func:`resolve_device`).
     :param batch_size: inputs per forward pass to start with; halved whenever the
         device runs out of memory, and kept at the size that fitted.
@@ -146,8 +149,8 @@ class TextEncoder:
     def __init__(
         self,
         model: Any,
-        tokenize: Callable[[list[Input]], list[list[int]]],
-        forward: Callable[[Any, torch.Tensor, torch.Tensor], Sequence[Any]],
+        tokenize: Callable[[list[Input]], list[dict[str, list[int]]]],
+        forward: Callable[[Any, dict[str, torch.Tensor]], Sequence[Any]],
         *,
         pad_id: int,
         device: torch.device | str = "cpu",
@@ -210,14 +213,14 @@ class TextEncoder:
     def _run(self, inputs: list[Input]) -> dict[Input, Any]:
         import torch
 
-        ids = self.tokenize(inputs)
+        rows = self.tokenize(inputs)
         results: dict[Input, Any] = {}
-        pending = length_batches([len(i) for i in ids], self.batch_size)
+        pending = length_batches([len(row["input_ids"]) for row in rows], self.batch_size)
         with _progress(len(inputs), self.progress, self.description) as bar, torch.inference_mode():
             while pending:
                 batch = pending.pop(0)
                 try:
-                    outputs = self._forward([ids[i] for i in batch])
+                    outputs = self.forward(self.model, self._pad([rows[i] for i in batch]))
                 except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled
                     if not is_out_of_memory(error) or len(batch) == 1:
                         raise
@@ -231,16 +234,23 @@ class TextEncoder:
                 bar.update(len(batch))
         return results
 
-    def _forward(self, rows: list[list[int]]) -> Sequence[Any]:
+    def _pad(self, rows: list[dict[str, list[int]]]) -> dict[str, torch.Tensor]:
+        """The rows as padded tensors on the device, with their ``attention_mask``."""
         import torch
 
-        longest = max(len(r) for r in rows)
-        input_ids = torch.full((len(rows), longest), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(rows), longest), dtype=torch.long)
-        for row, tokens in enumerate(rows):
-            input_ids[row, : len(tokens)] = torch.tensor(tokens, dtype=torch.long)
-            mask[row, : len(tokens)] = 1
-        return self.forward(self.model, input_ids.to(self.device), mask.to(self.device))
+        longest = max(len(row["input_ids"]) for row in rows)
+        batch = {
+            key: torch.full((len(rows), longest), self.pad_id if key == "input_ids" else 0, dtype=torch.long)
+            for key in rows[0] if key != "attention_mask"
+        }
+        batch["attention_mask"] = torch.zeros((len(rows), longest), dtype=torch.long)
+        for index, row in enumerate(rows):
+            length = len(row["input_ids"])
+            for key in batch:
+                if key != "attention_mask":
+                    batch[key][index, :length] = torch.tensor(row[key], dtype=torch.long)
+            batch["attention_mask"][index, :length] = 1
+        return {key: tensor.to(self.device) for key, tensor in batch.items()}
 
     def _release_device_memory(self) -> None:
         import torch

@@ -23,9 +23,9 @@ from simpeval.encoding import (
 torch = pytest.importorskip("torch")
 
 
-def character_ids(texts: list[str]) -> list[list[int]]:
+def character_ids(texts: list[str]) -> list[dict[str, list[int]]]:
     """A stand-in tokenizer: one id per character, so a text's length is its token count."""
-    return [[ord(c) for c in text] for text in texts]
+    return [{"input_ids": [ord(c) for c in text]} for text in texts]
 
 
 class Recorder:
@@ -35,11 +35,13 @@ class Recorder:
         self.batches: list[list[int]] = []
         self.fail_above = fail_above
 
-    def __call__(self, model, input_ids, mask):
+    def __call__(self, model, batch):
+        input_ids, mask = batch["input_ids"], batch["attention_mask"]
         if self.fail_above is not None and len(input_ids) > self.fail_above:
             raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
         self.batches.append(mask.sum(dim=1).tolist())
-        return [(row * m).sum() for row, m in zip(input_ids, mask)]
+        segments = batch.get("token_type_ids", torch.zeros_like(input_ids))
+        return [(row * m).sum() + 1000 * s.sum() for row, m, s in zip(input_ids, mask, segments)]
 
 
 def sums(texts: list[str]) -> list[int]:
@@ -60,12 +62,15 @@ def test_each_distinct_input_is_encoded_once_across_calls() -> None:
 
 
 def test_pairs_are_inputs_too() -> None:
-    def pair_ids(pairs):
-        return [[ord(c) for c in a] + [1] + [ord(c) for c in b] for a, b in pairs]
+    def pair_ids(pairs):  # "first [SEP=1] second", the second segment marked
+        return [{"input_ids": [ord(c) for c in a] + [1] + [ord(c) for c in b],
+                 "token_type_ids": [0] * (len(a) + 1) + [1] * len(b)} for a, b in pairs]
 
     encoder = TextEncoder(None, pair_ids, Recorder(), pad_id=0)
-    values = encoder.encode([("a", "b"), ("b", "a"), ("a", "b")])
-    assert [int(v) for v in values] == [ord("a") + 1 + ord("b")] * 3
+    values = encoder.encode([("a", "bc"), ("bc", "a"), ("a", "bc")])
+    assert [int(v) for v in values] == [ord("a") + 1 + ord("b") + ord("c") + 2000,
+                                        ord("a") + 1 + ord("b") + ord("c") + 1000,
+                                        ord("a") + 1 + ord("b") + ord("c") + 2000]
     assert encoder.encoded == 2  # (a, b) and (b, a) are different inputs
 
 
@@ -84,7 +89,7 @@ def test_out_of_memory_on_a_single_input_and_other_errors_are_raised() -> None:
     with pytest.raises(RuntimeError, match="out of memory"):
         encoder.encode(["abc"])
 
-    def broken(model, input_ids, mask):
+    def broken(model, batch):
         raise RuntimeError("shape mismatch")
 
     with pytest.raises(RuntimeError, match="shape mismatch"):

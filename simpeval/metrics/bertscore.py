@@ -94,15 +94,17 @@ def _embedder(model: str, layer: int | None, device: str | None, dtype: str | No
         unweighted = {tokenizer.cls_token_id, tokenizer.sep_token_id}
         prefix_space = type(tokenizer).__name__.startswith(("Roberta", "GPT2"))
 
-        def token_ids(texts: list[str]) -> list[list[int]]:
+        def token_ids(texts: list[str]) -> list[dict[str, list[int]]]:
             stripped = [text.strip() for text in texts]
             extra = {"add_prefix_space": True} if prefix_space else {}
-            return tokenizer(stripped, add_special_tokens=True, truncation=True,
-                             max_length=tokenizer.model_max_length, **extra)["input_ids"]
+            ids = tokenizer(stripped, add_special_tokens=True, truncation=True,
+                            max_length=tokenizer.model_max_length, **extra)["input_ids"]
+            return [{"input_ids": row} for row in ids]
 
-        def forward(net: Any, input_ids: torch.Tensor, mask: torch.Tensor) -> list[tuple[torch.Tensor, ...]]:
+        def forward(net: Any, batch: dict[str, torch.Tensor]) -> list[tuple[torch.Tensor, ...]]:
             import torch
 
+            input_ids, mask = batch["input_ids"], batch["attention_mask"]
             output = net(input_ids=input_ids, attention_mask=mask, output_hidden_states=not truncated)
             states = (output.last_hidden_state if truncated else output.hidden_states[chosen]).float()
             states = states / torch.norm(states, dim=-1, keepdim=True)
