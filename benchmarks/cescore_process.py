@@ -17,16 +17,15 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from before import export_package  # noqa: E402
 from machine import load_average, machine_lines, median, write_report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,15 +51,6 @@ def write_inputs(data_dir: Path, directory: Path) -> tuple[Path, Path]:
     return paths
 
 
-def export_plugin(revision: str, directory: Path) -> Path:
-    """The plugin package as it was at ``revision``, in ``directory``."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, PLUGIN],
-                             check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(directory, filter="data")
-    return directory / "plugins" / "simpeval-cescore"
-
-
 def timed(command: list[str], env: dict[str, str]) -> tuple[float, str]:
     started = time.perf_counter()
     done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
@@ -76,7 +66,7 @@ def main() -> None:
     data_dir = Path(os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
     with tempfile.TemporaryDirectory() as temporary:
         orig, simp = write_inputs(data_dir, Path(temporary))
-        before_path = export_plugin(args.before, Path(temporary) / "before")
+        before_path = export_package(args.before, PLUGIN, Path(temporary) / "before")
         env = dict(os.environ, SIMPEVAL_CACHE_DIR=str(Path(temporary) / "cache"))
         before_env = dict(env, PYTHONPATH=os.pathsep.join(filter(None, [str(before_path), env.get("PYTHONPATH")])))
         ours_command = [sys.executable, "-m", "simpeval", "evaluate", "--orig", str(orig), "--sys", str(simp),

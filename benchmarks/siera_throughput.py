@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from before import export_package  # noqa: E402
 from machine import load_average, machine_lines, median, write_report  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,14 +55,6 @@ def worker(threads: int, data_dir: Path) -> None:
     print(json.dumps({"seconds": time.perf_counter() - started, "scores": scores}))
 
 
-def export_plugin(revision: str, directory: Path) -> Path:
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, PLUGIN],
-                             check=True, capture_output=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(directory, filter="data")
-    return directory / "plugins" / "simpeval-siera"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -80,7 +71,7 @@ def main() -> None:
     scores: dict[str, list[float]] = {}
     loads = [load_average()]
     with tempfile.TemporaryDirectory() as temporary:
-        before_path = export_plugin(args.before, Path(temporary))
+        before_path = export_package(args.before, PLUGIN, Path(temporary))
         environments = {
             "after": dict(os.environ),
             "before": dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(before_path),

@@ -293,22 +293,9 @@ def release_encoders() -> None:
     _SHARED.clear()
 
 
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def __enter__(self) -> _NoBar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-
 def _progress(total: int, enabled: bool, description: str) -> Any:
-    if not enabled:
-        return _NoBar()
     from tqdm.auto import tqdm
 
     # disable=None: a bar on a terminal only, never in a log file
-    return tqdm(total=total, unit="text", desc=description, leave=False, disable=None)
+    return tqdm(total=total, unit="text", desc=description, leave=False, disable=None if enabled else True)
 
