@@ -89,9 +89,12 @@ def test_html_is_self_contained_and_shows_the_numbers(data_dir, tmp_path):
 
 def test_markdown_for_papers(data_dir):
     done = run("report", "-t", "asset_test", "--data-dir", data_dir, "--sys", data_dir / SYSTEMS / "ACCESS",
-               "-m", "sari", "--samples", "1", "--format", "markdown")
+               "--sys", data_dir / SYSTEMS / "UNTS", "-m", "sari", "--paired-ar", "--paired-n", "500",
+               "--samples", "1", "--format", "markdown")
     assert done.exit_code == 0, done.output
     lines = done.stdout.splitlines()
+    assert ("Each system against the first (ACCESS): paired approximate randomization, 500 trials; "
+            "* marks p < 0.05.") in lines
     assert "| system | sari | sari-add | sari-keep | sari-del |" in lines
     metrics_row, features_row = [line.split(" | ") for line in lines if line.startswith("| ACCESS | ")]
     orig = (data_dir / "references/asset/asset.test.orig").read_text().splitlines()
