@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import ScoreCache, input_key
+from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
 
@@ -203,7 +203,8 @@ def _score_batches(
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
         extra = {k: list(v[start:stop]) for k, v in fields.items()}
-        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra))
+        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra),
+                         lambda value: check_sentence_scores(value, metric.score_names(), len(batch[1])))
         for sub, values in cached.items():
             scores[sub].extend(values)
         bar.update(len(batch[1]))
@@ -224,18 +225,23 @@ def _score_corpus(
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     extra = {k: list(v) for k, v in fields.items()}
     return _cached(cache, signature, "corpus", (sources, outputs, references, extra),
-                   lambda: metric.corpus_score(sources, outputs, references, **extra))
+                   lambda: metric.corpus_score(sources, outputs, references, **extra),
+                   lambda value: check_corpus_scores(value, metric.score_names()))
 
 
-def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any) -> Any:
-    """``compute()``, or its stored value for this signature, kind and inputs; stores a new value."""
+def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any, check: Check) -> Any:
+    """``compute()``, or its stored value for this signature, kind and inputs if ``check`` accepts it.
+
+    A new value is stored only when ``check`` accepts it, so every entry written can be read back.
+    """
     if cache is None:
         return compute()
     key = input_key(signature, kind, *inputs)
-    value = cache.get(key)
+    value = cache.get(key, check)
     if value is None:
         value = compute()
-        cache.put(key, value)
+        if check(value) is None:
+            cache.put(key, value)
     return value
 
 

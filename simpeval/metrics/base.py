@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
 
@@ -51,6 +52,10 @@ class Option:
         (batch size, device, progress bars), so they stay out of the signature and
         the cache key.
     :param short: the key the signature uses (defaults to the option's name).
+    :param path: the value names a model (a file, a directory or a hub id): the
+        signature shows the model's name and content hash
+        (:func:`simpeval.models.fingerprint`), never the path, so retrained weights
+        get a new cache key and signatures stay portable.
     """
 
     type: Callable[[Any], Any] = str
@@ -59,6 +64,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     in_signature: bool = True
     short: str | None = None
+    path: bool = False
 
     def parse(self, name: str, value: Any) -> Any:
         """Convert ``value`` (text from the command line, or already typed) for option ``name``."""
@@ -162,9 +168,31 @@ class Metric:
         for option_name, option in self.options.items():
             value = self.settings[option_name]
             if option.in_signature and value is not None:
-                parts.append(f"{option.short or option_name}:{_format_value(value)}")
+                shown = self.fingerprint(option_name, value) if option.path else _format_value(value)
+                parts.append(f"{option.short or option_name}:{shown}")
         parts.append(f"version:{self.version or self.provided_by[1]}")
         return "|".join(parts)
+
+    def fingerprint(self, option_name: str, value: Any) -> str:
+        """How the model named by path option ``option_name`` appears in the signature: ``name@hash``.
+
+        A metric whose option value is not itself the model's location (a name for a
+        shipped checkpoint, a checkpoint that names its encoder) overrides this.
+
+        :raises UsageError: when the model cannot be found.
+        """
+        return models.fingerprint(value, option=f"{self.name}:{option_name}")
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The default models of this metric that are not installed (cheap: no torch import).
+
+        ``simpeval metrics list`` shows ``weights missing`` when this is not empty.
+        """
+        return [
+            str(option.default) for option in cls.options.values()
+            if option.path and option.default is not None and not models.is_available(option.default)
+        ]
 
     # ------------------------------------------------------------------
     # Scoring

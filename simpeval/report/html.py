@@ -17,7 +17,6 @@ from simpeval.report.highlight import Span, operation_spans
 PLOTTED_FEATURES = ("qe-compression", "qe-levenshtein")
 OPERATIONS = ("kept", "deleted", "replaced", "moved")
 FEATURE_TITLES = {"qe": "Quality-estimation features", "ops": "Word operations (proportions)"}  # of the source's words: they add up to 1
-TEST_NAMES = {"bs": "paired bootstrap resampling", "ar": "paired approximate randomization"}
 SAMPLE_TITLES = {"random": "Random items", "best": "Best items", "worst": "Worst items"}
 
 CSS = """
@@ -80,10 +79,7 @@ def _by_metric(result) -> dict[str, list[str]]:
 
 
 def _test_note(report: SystemsReport) -> str:
-    if report.test is None:
-        return ""
-    return (f'<p class="meta">Each system against the first ({escape(report.systems[0].name)}): '
-            f"{TEST_NAMES[report.test]}, {report.n_resamples:,} resamples; * marks p &lt; 0.05.</p>")
+    return f'<p class="meta">{escape(report.test_note())}</p>' if report.test else ""
 
 
 def _best(values: list[float], higher: bool) -> float | None:

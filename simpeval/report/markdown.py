@@ -19,7 +19,8 @@ def render_markdown(report: SystemsReport) -> str:
     """The whole document."""
     parts = [f"# {report.title}", "",
              f"{len(report.sources)} items, {len(report.systems)} system(s).", "",
-             "## Metrics", "", _table(report, report.score_names, "metrics"),
+             "## Metrics", "", *([report.test_note(), ""] if report.test else []),
+             _table(report, report.score_names, "metrics"),
              "## Quality-estimation features and word operations", "",
              _table(report, report.feature_names, "features"),
              "## Samples", "",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # What describes the outputs rather than judging them: quality-estimation features and word operations.
 FEATURE_METRICS = ("qe", "ops")
 SAMPLE_KINDS = ("random", "best", "worst")
+TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
 
 
 @dataclass
@@ -68,6 +69,14 @@ class SystemsReport:
     @property
     def feature_names(self) -> list[str]:
         return self.systems[0].features.score_names
+
+    def test_note(self) -> str:
+        """How the systems were tested against the first, in one sentence ("" without a test)."""
+        if self.test is None:
+            return ""
+        name, unit = TEST_NAMES[self.test]
+        return (f"Each system against the first ({self.systems[0].name}): {name}, {self.n_resamples:,} {unit}; "
+                "* marks p < 0.05.")
 
     def signatures(self) -> dict[str, str]:
         """Sub-score -> signature, metrics then features."""
