@@ -103,3 +103,19 @@ def test_a_broken_checkpoint_is_one_line(tmp_path):
     (tmp_path / CONFIG_FILE).write_text("{}")
     with pytest.raises(UsageError, match="cannot load the SLE checkpoint"):
         Sle(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
+
+
+def test_shipped_checkpoint_scores_test_articles_as_at_training(data_dir):
+    """The metric path (split, embed, head, mean) gives the levels the trainer recorded for test articles,
+    and each article's Elementary version reads simpler than its Advanced one."""
+    from simpeval_sle.corpus import load_corpus
+    from simpeval_sle.model import SHIPPED_DIR
+
+    recorded = json.loads((SHIPPED_DIR / CONFIG_FILE).read_text())["training"]["test_document_levels"]
+    articles = sorted(recorded)[:2]
+    documents = [d for d in load_corpus(data_dir) if d.article in articles]
+    levels = Sle().score_sentences([""] * len(documents), [d.text for d in documents])["sle"]
+    for article in articles:
+        mine = [level for d, level in zip(documents, levels) if d.article == article]
+        assert mine == pytest.approx(recorded[article], abs=1e-5)
+        assert mine[0] < mine[2]
