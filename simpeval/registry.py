@@ -32,6 +32,8 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
     "simpeval.metrics.length",
+    "simpeval.metrics.qe",
+    "simpeval.metrics.f1_token",
     "simpeval.metrics.bertscore",
     "simpeval.datasets.builtin",
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -94,13 +95,19 @@ def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
 
 
 @pytest.mark.parametrize("model", ["/nonexistent", "roberta-large"])
-def test_missing_weights_is_a_usage_error(model: str) -> None:
+def test_missing_weights_is_a_usage_error_at_once(model: str, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = tmp_path / "hub"
+    monkeypatch.setenv("HF_HUB_CACHE", str(hub))
     metric = BertScore(model=model, rescale=False)
+    started = time.perf_counter()
     with pytest.raises(UsageError) as error:
         metric.score_sentences(["x"], ["a"], [["a"]])
-    assert str(error.value) == (
-        f"weights for model {model} are not available offline: pass bertscore:model=PATH"
-    )
+    assert time.perf_counter() - started < 2
+    assert str(error.value) == {
+        "/nonexistent": 'model path "/nonexistent" does not exist: pass bertscore:model=PATH of a model',
+        "roberta-large": f'model "roberta-large" is neither a local path nor in the Hugging Face cache ({hub}): '
+                         "pass bertscore:model=PATH of a local copy, or download it once with `hf download roberta-large`",
+    }[model]
 
 
 def test_rescaling_defaults_to_whether_a_baseline_exists(minilm: str) -> None:

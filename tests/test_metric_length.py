@@ -8,16 +8,32 @@ from simpeval.metrics.length import Length
 
 
 def test_lengths_and_ratios() -> None:
-    source = "The cat, which was old, sat on the mat."  # 39 characters, 12 tokens, 1 sentence
-    output = "The cat was old. It sat."  # 24 characters, 8 tokens, 2 sentences
+    source = "The cat, which was old, sat on the mat."  # 12 tokens, 1 sentence
+    output = "The cat was old. It sat."  # 8 tokens, 2 sentences
+    # EASSE measures the 13a-tokenised text: "The cat , which was old , sat on the mat ." has
+    # 42 characters, "The cat was old . It sat ." 26
     scores = Length().score_sentences([source], [output])
     assert scores == {
         "length": [8.0],
         "length-sentences": [2.0],
-        "length-compression": [24 / 39],
+        "length-compression": [26 / 42],
         "length-token-ratio": [8 / 12],
         "length-splits": [2.0],
     }
+    raw = Length(normalize=False).score_sentences([source], [output])
+    assert raw["length-compression"] == [24 / 39]  # the raw text: 39 and 24 characters
+
+
+def test_easse_ratios_on_the_access_outputs(data_dir) -> None:
+    # EASSE's corpus_quality_estimation on ACCESS (TurkCorpus test): compression ratio 0.94079,
+    # sentence splits 1.2015 (the values quoted in issue 12 from EASSE)
+    from simpeval.datasets.testsets import load_test_set
+
+    sources = load_test_set(data_dir, "turkcorpus_test").sources
+    outputs = (data_dir / "system_outputs/turkcorpus/test/ACCESS").read_text(encoding="utf-8").splitlines()
+    scores = Length().score_corpus(sources, outputs)
+    assert round(scores["length-compression"], 5) == 0.94079
+    assert round(scores["length-splits"], 4) == 1.2015
 
 
 def test_empty_lines() -> None:

@@ -8,9 +8,10 @@ sorts them by length before batching, so batches hold texts of similar length.
 Defaults follow EASSE: ``roberta-large`` at ``bert_score``'s default layer (17),
 text tokenized with 13a first, rescaled with ``bert_score``'s baseline where one
 ships for the model (``rescale`` unset = "if available"). Any local model directory
-works with ``model=PATH`` (its last layer unless ``layer=N``). No weights are ever
-downloaded when ``HF_HUB_OFFLINE=1``; missing weights give a one-line
-:class:`~simpeval.UsageError`. torch and bert_score are imported on first use.
+works with ``model=PATH`` (its last layer unless ``layer=N``). The model is found
+and loaded by :mod:`simpeval.models`: never downloaded, missing weights give a
+one-line :class:`~simpeval.UsageError` at once, and it enters the signature as its
+name and content hash. torch and bert_score are imported on first use.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from functools import lru_cache
 from typing import Any
 
 import simpeval
+from simpeval import models
 from simpeval.errors import UsageError
 from simpeval.metrics.base import Metric, Option
 from simpeval.text import tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 DEFAULT_MODEL = "roberta-large"
+OPTION = "bertscore:model"
 
 
 def _baseline_file(model: str) -> str | None:
@@ -39,42 +42,27 @@ def _baseline_file(model: str) -> str | None:
     return path if os.path.isfile(path) else None
 
 
-def _missing_weights(model: str) -> UsageError:
-    return UsageError(
-        f"weights for model {model} are not available offline: pass bertscore:model=PATH"
-    )
-
-
 @lru_cache(maxsize=4)
 def _load_scorer(
     model: str, layer: int | None, rescale: bool, batch_size: int, device: str | None
 ) -> Any:
-    """A ``bert_score.BERTScorer``, loaded once per process and setting."""
-    try:
-        from transformers import AutoConfig
-
-        config = AutoConfig.from_pretrained(model)
-    except (OSError, ValueError) as exc:
-        raise _missing_weights(model) from exc
-    from bert_score import BERTScorer
-    from bert_score.utils import model2layers
-
+    """A ``bert_score.BERTScorer``, loaded once per process and setting (see :mod:`simpeval.models`)."""
     if layer is None:
+        from bert_score.utils import model2layers
+
         # bert_score knows the best layer of the models it was tuned on; for any
         # other model (a local path) it needs one: take the last.
-        layer = model2layers.get(model, config.num_hidden_layers)
-    try:
-        return BERTScorer(
-            model_type=model,
-            num_layers=layer,
-            batch_size=batch_size,
-            device=device,
-            lang="en" if rescale else None,
-            rescale_with_baseline=rescale,
-            baseline_path=_baseline_file(model) if rescale else None,
-        )
-    except OSError as exc:
-        raise _missing_weights(model) from exc
+        layer = model2layers.get(model) or models.load_transformers(model, "config", OPTION).num_hidden_layers
+    return models.load_bert_scorer(
+        model,
+        OPTION,
+        num_layers=layer,
+        batch_size=batch_size,
+        device=device,
+        lang="en" if rescale else None,
+        rescale_with_baseline=rescale,
+        baseline_path=_baseline_file(model) if rescale else None,
+    )
 
 
 class BertScore(Metric):

@@ -299,6 +299,28 @@ class BleuSource(Bleu):
         return [(source,) for source in sources]
 
 
+class SentBleu(Bleu):
+    """The mean of sentence BLEU over the items (EASSE's ``sent_bleu``, ``corpus_averaged_sentence_bleu``).
+
+    Each item's score is ``bleu``'s sentence score (floor smoothing, effective order); the
+    corpus score is their mean instead of BLEU of the pooled statistics.
+    """
+
+    name = "sent-bleu"
+    sub_scores = ("sent-bleu",)
+    description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
+    corpus_level = False
+    options = SENTENCE_OPTIONS
+
+    def __init__(self, **settings: Any) -> None:
+        Metric.__init__(self, **settings)
+        resolve_smooth_value(self)
+
+    # the corpus score is the mean of the sentence scores: none of BLEU's pooled statistics
+    score_corpus = Metric.score_corpus
+    corpus_statistics = Metric.corpus_statistics
+
+
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
-    return [Bleu, BleuSource]
+    return [Bleu, BleuSource, SentBleu]

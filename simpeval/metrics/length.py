@@ -10,6 +10,10 @@ Sub-scores, per item:
 - ``length-splits``: sentences of the output / sentences of the source
   (EASSE's "sentence splits"; above 1 means the output split the sentence).
 
+Characters and sentences are counted, as EASSE counts them, on the tokenised text (tokens
+joined by spaces; ``normalize=no`` counts them on the raw text), so the two EASSE-named
+ratios equal ``qe-compression`` and ``qe-splits`` of ``easse evaluate -q``.
+
 These describe outputs rather than judge them; the declared directions are a
 convention (shorter, fewer characters and more splits read as simpler). A ratio
 over an empty source is NaN (left out of corpus means); an empty output has
@@ -49,13 +53,15 @@ class Length(Metric):
     lower_is_better = frozenset({"length", "length-compression", "length-token-ratio"})
     options = {
         "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
+        "normalize": Option(bool, True, "count characters and sentences on the tokenised text (EASSE)", short="norm"),
     }
 
     def _count(self, text: str) -> tuple[int, int, int]:
-        """Characters, tokens and sentences of ``text``."""
-        stripped = text.strip()
-        sentences = len(split_sentences(stripped)) if stripped else 0
-        return len(stripped), len(tokenize(text, self.tokenizer)), sentences
+        """Characters, tokens and sentences of ``text`` (tokenised first when ``normalize``)."""
+        tokens = tokenize(text, self.tokenizer)
+        measured = " ".join(tokens) if self.normalize else text.strip()
+        sentences = len(split_sentences(measured)) if measured else 0
+        return len(measured), len(tokens), sentences
 
     def score_sentences(
         self,

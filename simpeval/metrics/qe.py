@@ -1,0 +1,134 @@
+"""Reference-less quality-estimation features, as EASSE's ``corpus_quality_estimation`` computes them.
+
+EASSE (``easse evaluate -q``) normalises originals and outputs (optional lowercasing, then
+the 13a tokenizer, tokens joined by spaces) and averages seven features of tseval (Martin et
+al. 2018) over the items. simpeval's sub-scores, per item:
+
+- ``qe-compression``: characters of the output / characters of the original;
+- ``qe-splits``: Punkt sentences of the output / sentences of the original;
+- ``qe-levenshtein``: Levenshtein similarity of the two strings, ``1 - indel distance /
+  total length`` (python-Levenshtein's ``ratio``, which tseval calls);
+- ``qe-exact-copies``: 1 when the output is the original, else 0;
+- ``qe-additions``: tokens of the output not in the original (as multisets) / the longer
+  text's token count;
+- ``qe-deletions``: tokens of the original not in the output / the longer text's token count;
+- ``qe-lexical-complexity``: the third quartile of ``log(1 + rank)`` of the output's words
+  (punctuation and stopwords left out, words outside the vocabulary too), or
+  ``log(1 + vocabulary size)`` when no word is left.
+
+tseval ranks words by their position in a frequency table read from disk (an English
+Wikipedia frequency list, or FastText's vocabulary in later code) cut to the 50,000 most
+frequent; simpeval ranks them in ``wordfreq``'s English list, ordered by Zipf frequency
+(word frequency in a mix of Wikipedia, subtitles, news, books, web text and social media),
+cut to ``vocab_size`` (50,000), so lexical complexity is on the same scale but not equal to
+EASSE's value. A ratio over an empty original is 0, as tseval's ``safe_division`` makes it.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+import simpeval
+from simpeval.metrics.base import Metric, Option
+from simpeval.text import split_sentences, tokenize
+from simpeval.tokenizers import TOKENIZER_NAMES
+
+# NLTK's English stopword list (the corpus tseval's stopword filter reads)
+STOPWORDS = frozenset("""
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he
+him his himself she she's her hers herself it it's its itself they them their theirs themselves what
+which who whom this that that'll these those am is are was were be been being have has had having do
+does did doing a an the and but if or because as until while of at by for with about against between
+into through during before after above below to from up down in out on off over under again further
+then once here there when where why how all any both each few more most other some such no nor not
+only own same so than too very s t can will just don don't should should've now d ll m o re ve y ain
+aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't
+ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren weren't
+won won't wouldn wouldn't
+""".split())
+_PUNCTUATION = frozenset(string.punctuation)
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    """``numerator / denominator``, 0 when the denominator is 0 (tseval's ``safe_division``)."""
+    return numerator / denominator if denominator else 0.0
+
+
+def levenshtein_similarity(a: str, b: str) -> float:
+    """``1 - d / (len(a) + len(b))`` with d the edit distance counting a substitution as 2
+    (insertions and deletions only): python-Levenshtein's ``ratio``; 1 for two empty strings."""
+    from rapidfuzz.distance import Indel
+
+    return Indel.normalized_similarity(a, b)
+
+
+@lru_cache(maxsize=4)
+def word_ranks(vocab_size: int) -> dict[str, int]:
+    """0-based frequency rank of the ``vocab_size`` most frequent English words in ``wordfreq``."""
+    from wordfreq import top_n_list
+
+    return {word: rank for rank, word in enumerate(top_n_list("en", vocab_size))}
+
+
+def lexical_complexity(tokens: Sequence[str], vocab_size: int) -> float:
+    """Third quartile of ``log(1 + rank)`` over the content words of ``tokens`` that have a rank."""
+    import numpy as np
+
+    ranks = word_ranks(vocab_size)
+    kept = [ranks[t] for t in tokens
+            if not all(c in _PUNCTUATION for c in t) and t.lower() not in STOPWORDS and t in ranks]
+    if not kept:
+        return math.log(1 + len(ranks))
+    return float(np.quantile(np.log1p(np.array(kept, dtype=float)), 0.75))
+
+
+def _changed_tokens(before: Sequence[str], after: Sequence[str]) -> int:
+    """How many tokens of ``after`` are not matched by a token of ``before`` (multiset difference)."""
+    return sum((Counter(after) - Counter(before)).values())
+
+
+class QualityEstimation(Metric):
+    """EASSE's quality-estimation features of the outputs against their originals (no references)."""
+
+    name = "qe"
+    sub_scores = ("qe-compression", "qe-splits", "qe-levenshtein", "qe-exact-copies", "qe-additions",
+                  "qe-deletions", "qe-lexical-complexity")
+    description = "EASSE's quality-estimation features: compression, splits, Levenshtein, copies, edits, word rank"
+    requires_references = False
+    options = {
+        "tokenizer": Option(str, "13a", "normalising tokenizer", choices=TOKENIZER_NAMES, short="tok"),
+        "lowercase": Option(bool, True, "lowercase before normalising (easse evaluate's default)", short="lc"),
+        "vocab_size": Option(int, 50000, "words ranked for lexical complexity", short="vocab"),
+    }
+    lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        self.check_inputs(sources, outputs, references)
+        scores: dict[str, list[float]] = {key: [] for key in self.sub_scores}
+        for source, output in zip(sources, outputs):
+            src_tokens = tokenize(source, self.tokenizer, self.lowercase)
+            out_tokens = tokenize(output, self.tokenizer, self.lowercase)
+            src, out = " ".join(src_tokens), " ".join(out_tokens)
+            longest = max(len(src_tokens), len(out_tokens))
+            scores["qe-compression"].append(_ratio(len(out), len(src)))
+            scores["qe-splits"].append(_ratio(len(split_sentences(out)), len(split_sentences(src))))
+            scores["qe-levenshtein"].append(levenshtein_similarity(src, out))
+            scores["qe-exact-copies"].append(float(src == out))
+            scores["qe-additions"].append(_ratio(_changed_tokens(src_tokens, out_tokens), longest))
+            scores["qe-deletions"].append(_ratio(_changed_tokens(out_tokens, src_tokens), longest))
+            scores["qe-lexical-complexity"].append(lexical_complexity(out_tokens, self.vocab_size))
+        return scores
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [QualityEstimation]

@@ -1,0 +1,325 @@
+"""The one place where simpeval and its plugins find, fingerprint and load model weights.
+
+Why one module: every model a metric reads changes its scores, so the same rules
+must hold for all of them.
+
+- **Offline first.** A model is a local path or a repository already in the local
+  Hugging Face hub cache; nothing is ever downloaded, and a name that is neither
+  fails at once (no hub retries) with the remedy (:func:`locate`).
+- **No code from model directories.** transformers is always called with
+  ``trust_remote_code=False`` and ``local_files_only=True``, and a directory whose
+  ``config.json`` or ``tokenizer_config.json`` has an ``auto_map`` (code shipped with
+  the weights) is refused before any loader sees it, so transformers never asks
+  ``[y/N]`` on stdin and never imports that code.
+- **Scores keyed by content.** :func:`fingerprint` turns a model into ``name@hash``,
+  a short hash of its files' contents: a retrained checkpoint in the same directory
+  gets a new cache key, the same relative path in two working directories shares a
+  key only when the files are equal, and no absolute path enters a signature.
+  File hashes are memoised per process by path, inode, size and modification time.
+
+Locating and fingerprinting import nothing heavy; torch, transformers, bert_score
+and spaCy are imported by the ``load_*`` functions only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from simpeval.errors import UsageError
+
+HASH_LENGTH = 12
+"""Hex digits of the content hash shown in signatures (48 bits: collisions are not a practical concern)."""
+
+REMOTE_CODE_FILES = ("config.json", "tokenizer_config.json", "preprocessor_config.json", "processor_config.json")
+"""Files in which transformers looks for ``auto_map`` (classes to import from the model directory)."""
+
+WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".h5", ".msgpack")
+
+_TRANSFORMERS_CLASSES = {
+    "config": "AutoConfig",
+    "tokenizer": "AutoTokenizer",
+    "model": "AutoModel",
+    "sequence-classification": "AutoModelForSequenceClassification",
+}
+
+_file_hashes: dict[tuple[str, int, int, int, int], str] = {}
+
+
+# ----------------------------------------------------------------------
+# Finding a model (cheap: no heavy import)
+# ----------------------------------------------------------------------
+
+
+def hub_cache_dir() -> Path:
+    """The local Hugging Face hub cache, found as ``huggingface_hub`` finds it (without importing it)."""
+    for variable in ("HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"):
+        if os.environ.get(variable):
+            return Path(os.environ[variable]).expanduser()
+    if os.environ.get("HF_HOME"):
+        return Path(os.environ["HF_HOME"]).expanduser() / "hub"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base).expanduser() / "huggingface" / "hub"
+
+
+def hub_snapshot(repo_id: str) -> Path | None:
+    """The cached snapshot directory of hub repository ``repo_id`` (``org/name``), or None.
+
+    The snapshot ``refs/main`` points at is preferred; without refs, a lone snapshot is used.
+    """
+    if not _looks_like_hub_id(repo_id):
+        return None
+    repo = hub_cache_dir() / f"models--{repo_id.replace('/', '--')}"
+    snapshots = repo / "snapshots"
+    try:
+        ref = (repo / "refs" / "main").read_text(encoding="utf-8").strip()
+    except OSError:
+        ref = ""
+    if ref and (snapshots / ref).is_dir():
+        return snapshots / ref
+    candidates = sorted(p for p in snapshots.glob("*") if p.is_dir()) if snapshots.is_dir() else []
+    return candidates[0] if len(candidates) == 1 else None
+
+
+def locate(name: str | os.PathLike, option: str = "model") -> Path:
+    """The local file or directory holding model ``name`` (a path, or a hub repository id).
+
+    :param option: the metric option that named the model, for the remedy in errors.
+    :raises UsageError: when ``name`` is neither an existing path nor in the local hub
+        cache (at once: nothing is downloaded), or when it is a directory that asks to
+        run its own code (see :func:`refuse_remote_code`).
+    """
+    text = os.fspath(name)
+    path = Path(text).expanduser()
+    if not path.exists():
+        snapshot = hub_snapshot(text)
+        if snapshot is None and not _looks_like_hub_id(text):
+            raise UsageError(f'model path "{text}" does not exist: pass {option}=PATH of a model')
+        if snapshot is None:
+            raise UsageError(
+                f'model "{text}" is neither a local path nor in the Hugging Face cache ({hub_cache_dir()}): '
+                f"pass {option}=PATH of a local copy, or download it once with `hf download {text}`"
+            )
+        path = snapshot
+    if path.is_dir():
+        refuse_remote_code(path, text)
+    return path
+
+
+def _looks_like_hub_id(text: str) -> bool:
+    """``name`` or ``org/name``, as the hub spells repository ids (not ``/abs``, ``./rel``, ``~/x`` or ``a/b/c``)."""
+    return bool(text) and not text.startswith(("/", ".", "~")) and text.count("/") <= 1 and "\\" not in text
+
+
+def is_available(name: str | os.PathLike) -> bool:
+    """Whether :func:`locate` finds ``name`` with weights beside it; cheap (stats and small JSON reads)."""
+    try:
+        path = locate(name)
+    except UsageError:
+        return False
+    if path.is_file():
+        return True
+    return any(p.suffix in WEIGHT_SUFFIXES for p in path.iterdir())
+
+
+def refuse_remote_code(directory: Path, name: str | None = None) -> None:
+    """Raise :class:`UsageError` when ``directory``'s configs name classes to import from it (``auto_map``).
+
+    Such a model runs arbitrary Python when loaded; simpeval never does that, so
+    the refusal happens before transformers (and its interactive prompt) is reached.
+    """
+    for filename in REMOTE_CODE_FILES:
+        config = _read_json(directory / filename)
+        if isinstance(config, dict) and config.get("auto_map"):
+            raise UsageError(
+                f'model "{name or directory.name}" ships its own code ({filename} has "auto_map") and simpeval '
+                "never runs code from model directories: use a model of an architecture transformers includes"
+            )
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        with path.open(encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+# ----------------------------------------------------------------------
+# Content fingerprints
+# ----------------------------------------------------------------------
+
+
+def fingerprint(name: str | os.PathLike, option: str = "model", label: str | None = None) -> str:
+    """``label@hash``: what identifies model ``name`` in a signature, whatever its absolute path.
+
+    The label is ``label`` if given, else ``name`` when it is a hub id, else the
+    file or directory's base name; the hash covers the relative path and content
+    of every non-hidden file of the model (weights, config, tokenizer).
+
+    :raises UsageError: as :func:`locate`.
+    """
+    text = os.fspath(name)
+    path = locate(text, option)
+    if label is None:
+        label = path.name if Path(text).expanduser().exists() else text
+    return f"{label}@{content_hash(path)}"
+
+
+def content_hash(path: Path) -> str:
+    """A short hash of a file, or of every non-hidden file under a directory with its relative path."""
+    if path.is_file():
+        return _file_hash(path)[:HASH_LENGTH]
+    digest = hashlib.sha256()
+    for file in _model_files(path):
+        digest.update(file.relative_to(path).as_posix().encode("utf-8") + b"\0")
+        digest.update(_file_hash(file).encode("ascii") + b"\n")
+    return digest.hexdigest()[:HASH_LENGTH]
+
+
+def _model_files(directory: Path) -> list[Path]:
+    """Regular files under ``directory`` (symlinks followed, as in hub snapshots), hidden ones skipped."""
+    files = []
+    for root, dirs, names in os.walk(directory, followlinks=True):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        files.extend(Path(root) / n for n in names if not n.startswith("."))
+    return sorted((f for f in files if f.is_file()), key=lambda f: f.relative_to(directory).as_posix())
+
+
+def _file_hash(path: Path) -> str:
+    """sha256 of a file's content, computed once per process for each (path, inode, size, mtime)."""
+    stat = path.stat()
+    key = (os.path.realpath(path), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
+    if key not in _file_hashes:
+        with path.open("rb") as handle:
+            _file_hashes[key] = hashlib.file_digest(handle, "sha256").hexdigest()
+    return _file_hashes[key]
+
+
+# ----------------------------------------------------------------------
+# Loading
+# ----------------------------------------------------------------------
+
+
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """No load report or progress bar from transformers while a model loads (the CLI prints one-line errors)."""
+    from transformers.utils import logging
+
+    verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
+    logging.set_verbosity_error()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        logging.set_verbosity(verbosity)
+        if bars:
+            logging.enable_progress_bar()
+
+
+def load_transformers(name: str | os.PathLike, kind: str = "model", option: str = "model", **kwargs: Any) -> Any:
+    """A transformers config, tokenizer or model, from a local directory or the hub cache only.
+
+    :param kind: ``config``, ``tokenizer``, ``model`` (``AutoModel``) or
+        ``sequence-classification``.
+    :param kwargs: passed to ``from_pretrained`` (``trust_remote_code`` and
+        ``local_files_only`` cannot be overridden).
+    :raises UsageError: when the model is missing, ships code, or cannot be read.
+    """
+    if kind not in _TRANSFORMERS_CLASSES:
+        raise ValueError(f"kind must be one of {', '.join(_TRANSFORMERS_CLASSES)}, got {kind!r}")
+    path = locate(name, option)
+    import transformers
+
+    loader = getattr(transformers, _TRANSFORMERS_CLASSES[kind])
+    kwargs.update(trust_remote_code=False, local_files_only=True)
+    try:
+        with _quiet_transformers():
+            return loader.from_pretrained(str(path), **kwargs)
+    except (OSError, ValueError, KeyError) as exc:
+        raise _unreadable(name, kind, option, exc) from exc
+
+
+def _unreadable(name: str | os.PathLike, kind: str, option: str, exc: Exception) -> UsageError:
+    reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+    return UsageError(
+        f'cannot load the {kind} of model "{os.fspath(name)}" ({reason}): '
+        f"pass {option}=DIR of a model saved with save_pretrained"
+    )
+
+
+def load_bert_scorer(model: str, option: str = "model", **kwargs: Any) -> Any:
+    """A ``bert_score.BERTScorer`` over the checked local copy of ``model``.
+
+    bert_score calls ``from_pretrained`` itself (without ``trust_remote_code``), so it
+    is handed only a located directory that :func:`refuse_remote_code` has passed.
+
+    :param kwargs: passed to ``BERTScorer`` (``num_layers``, ``batch_size``, ...).
+    """
+    path = locate(model, option)
+    from bert_score import BERTScorer
+
+    try:
+        with _quiet_transformers():
+            return BERTScorer(model_type=str(path), **kwargs)
+    except (OSError, ValueError, KeyError) as exc:
+        raise _unreadable(model, "model", option, exc) from exc
+
+
+def spacy_pipeline_available(name: str) -> bool:
+    """Whether ``name`` is a spaCy pipeline directory or an installed pipeline package (no spaCy import)."""
+    if Path(name).expanduser().is_dir():
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def load_spacy(name: str, option: str = "spacy_model", **kwargs: Any) -> Any:
+    """The spaCy pipeline ``name`` (an installed package or a directory); never downloaded.
+
+    :param kwargs: passed to ``spacy.load`` (``disable``, ``exclude``, ...).
+    """
+    if not spacy_pipeline_available(name):
+        raise UsageError(
+            f'spaCy pipeline "{name}" is not installed: pip install it or pass {option}=NAME of an installed pipeline'
+        )
+    import spacy
+
+    try:
+        return spacy.load(name, **kwargs)
+    except (OSError, ValueError) as exc:
+        reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+        raise UsageError(f'cannot load spaCy pipeline "{name}" ({reason}): pass {option}=NAME of a working pipeline') from exc
+
+
+def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[str, Any]:
+    """A tensor state dict from a ``torch.save`` or safetensors file, without unpickling code.
+
+    ``torch.load(weights_only=True)`` only rebuilds tensors and plain containers, so a
+    weights file cannot run code either.
+    """
+    located = locate(path, option)
+    if located.is_dir():
+        raise UsageError(f'{option}={os.fspath(path)} is a directory: pass {option}=FILE (a saved state dict)')
+    try:
+        if located.suffix == ".safetensors":
+            from safetensors.torch import load_file
+
+            return load_file(str(located))
+        import torch
+
+        state = torch.load(str(located), map_location="cpu", weights_only=True)
+    except Exception as exc:  # noqa: BLE001  (torch and safetensors raise many kinds for a bad file)
+        reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from exc
+    if not isinstance(state, dict):
+        raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
+    return state
