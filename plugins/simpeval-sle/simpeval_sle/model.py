@@ -24,7 +24,6 @@ from simpeval_sle.segment import sentences_of
 
 CONFIG_FILE = "sle_config.json"
 WEIGHTS_FILE = "model.safetensors"
-SHIPPED_DIR = Path(__file__).parent / "checkpoint"
 
 
 @dataclass

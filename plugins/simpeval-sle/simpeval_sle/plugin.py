@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simpeval
+from simpeval.models import fingerprint
 from simpeval_sle import __version__
 
 SHIPPED = "shipped"
+SHIPPED_DIR = Path(__file__).parent / "checkpoint"
 
 
 def _checkpoint_option() -> simpeval.Option:
@@ -39,13 +41,16 @@ class _SleBase(simpeval.Metric):
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
+        self.directory = SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
+        # the signature names the checkpoint by content, so a retrained one never reuses cached scores
+        label = SHIPPED if self.checkpoint == SHIPPED else None
+        self.settings["checkpoint"] = fingerprint(self.directory, option="checkpoint", label=label)
 
     def levels(self, texts: Sequence[str]) -> list[float]:
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
-        from simpeval_sle.model import SHIPPED_DIR, predictor
+        from simpeval_sle.model import predictor
 
-        directory = SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
-        return predictor(str(directory)).text_levels(texts, self.batch_size)
+        return predictor(str(self.directory)).text_levels(texts, self.batch_size)
 
 
 class Sle(_SleBase):

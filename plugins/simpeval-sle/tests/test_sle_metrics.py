@@ -109,7 +109,7 @@ def test_shipped_checkpoint_scores_test_articles_as_at_training(data_dir):
     """The metric path (split, embed, head, mean) gives the levels the trainer recorded for test articles,
     and each article's Elementary version reads simpler than its Advanced one."""
     from simpeval_sle.corpus import load_corpus
-    from simpeval_sle.model import SHIPPED_DIR
+    from simpeval_sle.plugin import SHIPPED_DIR
 
     recorded = json.loads((SHIPPED_DIR / CONFIG_FILE).read_text())["training"]["test_document_levels"]
     articles = sorted(recorded)[:2]
@@ -119,3 +119,13 @@ def test_shipped_checkpoint_scores_test_articles_as_at_training(data_dir):
         mine = [level for d, level in zip(documents, levels) if d.article == article]
         assert mine == pytest.approx(recorded[article], abs=1e-5)
         assert mine[0] < mine[2]
+
+
+def test_the_signature_names_the_checkpoint_by_content(trained):
+    from simpeval.models import content_hash
+
+    output, _ = trained
+    signature = SleDoc(checkpoint=str(output), target="1").signature()
+    assert signature == f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}|version:0.1.0"
+    with pytest.raises(UsageError, match="does not exist"):
+        Sle(checkpoint=str(output / "missing"))
