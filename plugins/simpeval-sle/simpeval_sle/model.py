@@ -72,6 +72,7 @@ def _replace(path: Path, write) -> None:
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, 0o644)  # mkstemp's 0600 would make a shared checkpoint private to its writer
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -52,7 +52,6 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
         "best_valid_document_mae": report.best_valid_mae,
         "history": report.history,
         "test_document_mae": mae_by_level(test_levels, parts["test"], n_levels),
-        "test_document_levels": _levels_by_article(parts["test"], test_levels),
         "test_document_mae_fkgl_baseline": mae_by_level(baseline, parts["test"], n_levels),
         "seconds": round(time.perf_counter() - started, 1),
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
@@ -63,14 +62,6 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
     save_checkpoint(output, config, head)
     write_atomic(Path(output) / MODEL_CARD, model_card(config))
     return config.training
-
-
-def _levels_by_article(documents, levels) -> dict[str, list[float]]:
-    """``{article: [predicted level of its Advanced, Intermediate, Elementary version]}``."""
-    table: dict[str, list[float]] = {}
-    for document, level in zip(documents, levels):
-        table.setdefault(document.article, []).append(round(float(level), 6))
-    return table
 
 
 def _load_average() -> str:
