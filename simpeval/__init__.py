@@ -3,6 +3,8 @@
 The public plugin API lives here: :data:`hookimpl` marks hook implementations,
 :class:`Metric` is the base class of every metric, :class:`Option` declares a
 metric's settings and :class:`UsageError` reports bad input in one line.
+:func:`evaluate` and :func:`meta_evaluate` (from :mod:`simpeval.api`) are the command line's
+two jobs as Python calls; they load on first use, so ``import simpeval`` stays light.
 """
 
 from simpeval._version import __version__
@@ -10,4 +12,15 @@ from simpeval.errors import UsageError
 from simpeval.hookspecs import hookimpl
 from simpeval.metrics.base import Metric, Option
 
-__all__ = ["Metric", "Option", "UsageError", "__version__", "hookimpl"]
+__all__ = ["Metric", "Option", "UsageError", "__version__", "evaluate", "hookimpl", "meta_evaluate"]
+
+_LAZY = {"evaluate", "meta_evaluate"}
+
+
+def __getattr__(name: str):
+    """Load :mod:`simpeval.api` only when its functions are first used."""
+    if name in _LAZY:
+        from simpeval import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'simpeval' has no attribute {name!r}")

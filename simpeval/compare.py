@@ -88,8 +88,8 @@ def compare_systems(
     :param test: ``"bs"`` (paired bootstrap, 1,000 resamples), ``"ar"`` (approximate
         randomization, 10,000 trials) or None.
     :param n_resamples: resamples or trials instead of the test's default.
-    :param seed: seeds a fresh generator per (system, metric), so every system is tested on
-        the same resamples and results do not depend on the order of metrics.
+    :param seed: seeds a fresh generator per (system, metric): every system and metric is
+        tested on the same resamples, as sacrebleu does, whatever the order of metrics.
     :param sentence_level: keep per-item scores in each result (needed anyway by a test).
     """
     if not systems:
@@ -126,16 +126,16 @@ def _run_tests(
 
     n = n_resamples or (sig.BOOTSTRAP_SAMPLES if test == "bs" else sig.AR_TRIALS)
     comparison.n_resamples, comparison.seed = n, seed
-    for index, request in enumerate(requests):
+    for request in requests:
         gathered = [_statistics(request, sources, outputs, references, system.result)
                     for (_, outputs), system in zip(systems, comparison.systems)]
         scorer = gathered[0][1]
         base_stats = gathered[0][0]
         for sub, interval in zip(request.report, sig.bootstrap_interval(
-                base_stats, scorer, np.random.default_rng([seed, 0, index]), sig.BOOTSTRAP_SAMPLES)):
+                base_stats, scorer, np.random.default_rng(seed), sig.BOOTSTRAP_SAMPLES)):
             comparison.baseline.intervals[sub] = interval
-        for position, (system, (stats, _)) in enumerate(zip(comparison.systems[1:], gathered[1:]), start=1):
-            rng = np.random.default_rng([seed, index])
+        for system, (stats, _) in zip(comparison.systems[1:], gathered[1:]):
+            rng = np.random.default_rng(seed)
             if test == "bs":
                 tests = sig.paired_bootstrap(base_stats, stats, scorer, rng, n)
             else:

@@ -47,3 +47,15 @@ def require_file(data_dir: Path, relative: str, source: str = "") -> Path:
             "at a directory that has it"
         )
     return path
+
+
+def read_data_text(path: Path) -> str:
+    """The text of data file ``path`` (UTF-8); :class:`UsageError` naming the file when it cannot
+    be read or is not UTF-8, instead of a traceback."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read data file {path}: {exc.strerror}: fix its permissions or re-fetch it") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"data file {path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset "
+                         f"{exc.start}): replace it with the released file") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import importlib
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ from simpeval.metrics.base import Metric
 
 ENTRY_POINT_GROUP = "simpeval"
 DISABLE_AUTOLOAD_ENV = "SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD"
+DISABLE_PLUGINS_ENV = "SIMPEVAL_DISABLE_PLUGINS"
 
 # Built-in plugins, registered through the same hooks as third-party ones.
 DEFAULT_PLUGINS: tuple[str, ...] = (
@@ -34,6 +35,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",
+    "simpeval.metrics.operations",
     "simpeval.metrics.bertscore",
     "simpeval.datasets.builtin",
 )
@@ -41,17 +43,37 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
 
 @dataclass
 class PluginInfo:
-    """Where a plugin came from, and whether it loaded."""
+    """Where a plugin came from, and every fault it showed while loading and registering."""
 
     name: str
     distribution: str
     version: str
     module: str
-    error: str | None = None
+    errors: list[str] = field(default_factory=list)
+    disabled: bool = False
 
     @property
     def ok(self) -> bool:
-        return self.error is None
+        return not self.errors
+
+    @property
+    def error(self) -> str | None:
+        return "; ".join(self.errors) or None
+
+    @property
+    def status(self) -> str:
+        return "disabled" if self.disabled else "ok" if self.ok else "error"
+
+    @property
+    def label(self) -> str:
+        """``plugin NAME (DIST VERSION)``, the way warnings name a plugin."""
+        return f'plugin "{self.name}" ({f"{self.distribution} {self.version}".strip()})'
+
+    def fail(self, message: str, strict: bool, cause: BaseException | None = None) -> None:
+        """Record ``message`` against this plugin, or raise it when ``strict``."""
+        if strict:
+            raise PluginLoadError(message) from cause
+        self.errors.append(message)
 
 
 @dataclass
@@ -63,6 +85,11 @@ class Registry:
     metrics: dict[str, type[Metric]] = field(default_factory=dict)
     datasets: dict[str, type] = field(default_factory=dict)
     provider: dict[str, PluginInfo] = field(default_factory=dict)
+
+    @property
+    def failures(self) -> list[PluginInfo]:
+        """The plugins that failed to load or register something."""
+        return [info for info in self.plugins if not info.ok]
 
     # ------------------------------------------------------------------
     # Metrics
@@ -90,16 +117,31 @@ class Registry:
     def create_metric(
         self, name: str, options: dict[str, Any] | None = None, preset: str | None = None
     ) -> Metric:
-        """Instantiate metric ``name``: the preset's settings, then ``options`` on top."""
+        """Instantiate metric ``name``: the preset's settings, then ``options`` on top.
+
+        The instance learns which distribution registered it, so its signature carries
+        that distribution's version unless the class sets its own ``version``.
+        """
         cls = self.metric_class(name)
+        self.check_preset(preset)
         settings: dict[str, Any] = {}
         if preset is not None:
             settings.update(cls.presets.get(preset, {}))
         settings.update(options or {})
-        return cls(**settings)
+        metric = cls(**settings)
+        info = self.provider.get(cls.name)
+        if info is not None and info.version:
+            metric.provided_by = (info.distribution, info.version, info.name)
+        return metric
 
     def preset_names(self) -> list[str]:
         return sorted({p for cls in self.metrics.values() for p in cls.presets})
+
+    def check_preset(self, preset: str | None) -> None:
+        """:class:`UsageError` unless ``preset`` is None or a preset of some installed metric."""
+        if preset is not None and preset not in self.preset_names():
+            known = ", ".join(self.preset_names()) or "none"
+            raise UsageError(f'unknown preset "{preset}": known presets are {known}')
 
     # ------------------------------------------------------------------
     # Datasets
@@ -112,9 +154,59 @@ class Registry:
             )
         return self.datasets[name]
 
+    # ------------------------------------------------------------------
+    # Hooks, one plugin at a time
+    # ------------------------------------------------------------------
+
+    def call_each(
+        self,
+        hook_name: str,
+        strict: bool = False,
+        arguments: Callable[[PluginInfo], dict[str, Any]] = lambda info: {},
+    ) -> Iterator[tuple[PluginInfo, list[Any]]]:
+        """Call hook ``hook_name`` through ``pm.hook`` once per implementing plugin.
+
+        Yields ``(plugin, results)`` for each plugin whose implementation returned
+        (``results`` as pluggy gives them: the non-None return values). An implementation
+        that raises is recorded against its plugin (raised when ``strict``) and the other
+        plugins are still called.
+
+        :param arguments: the hook's keyword arguments for one plugin (a plugin that adds
+            commands gets groups of its own, so one that raises half-way adds nothing).
+        """
+        pm = self.plugin_manager
+        implementers = [impl.plugin for impl in getattr(pm.hook, hook_name).get_hookimpls()]
+        for plugin in implementers:
+            info = self.info(pm.get_name(plugin))
+            only = pm.subset_hook_caller(hook_name, remove_plugins=[p for p in implementers if p is not plugin])
+            try:
+                results = only(**arguments(info))
+            except Exception as exc:  # a third party's bug must not take simpeval down
+                info.fail(f'Error in {hook_name} of simpeval plugin "{info.name}": {_describe(exc)}', strict, exc)
+                continue
+            yield info, results
+
+    def info(self, plugin_name: str) -> PluginInfo:
+        """The :class:`PluginInfo` of a registered plugin (created for plugins registered by hand)."""
+        for info in self.plugins:
+            if info.name == plugin_name:
+                return info
+        info = PluginInfo(plugin_name, "?", "", plugin_name)
+        self.plugins.append(info)
+        return info
+
+
+def disabled_plugins(names: Iterable[str] = ()) -> list[str]:
+    """The plugins switched off: ``$SIMPEVAL_DISABLE_PLUGINS`` (comma-separated) plus ``names``."""
+    from_env = os.environ.get(DISABLE_PLUGINS_ENV, "").split(",")
+    return [n.strip() for n in (*from_env, *names) if n.strip()]
+
 
 def get_plugin_manager(
-    autoload: bool | None = None, plugins: Iterable[Any] = (), strict: bool = False
+    autoload: bool | None = None,
+    plugins: Iterable[Any] = (),
+    strict: bool = False,
+    disabled: Iterable[str] | None = None,
 ) -> tuple[pluggy.PluginManager, list[PluginInfo]]:
     """Build a fresh plugin manager with the built-in plugins, ``plugins`` and (if ``autoload``) entry points.
 
@@ -122,24 +214,31 @@ def get_plugin_manager(
         ``SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD`` is set.
     :param plugins: extra plugin modules or objects to register (tests use this).
     :param strict: raise :class:`PluginLoadError` on the first broken plugin.
-    :returns: the manager and one :class:`PluginInfo` per plugin tried.
+    :param disabled: entry-point (or built-in module) names not to load; defaults to
+        ``$SIMPEVAL_DISABLE_PLUGINS``.
+    :returns: the manager and one :class:`PluginInfo` per plugin tried (disabled ones included).
     """
     if autoload is None:
         autoload = not os.environ.get(DISABLE_AUTOLOAD_ENV)
     pm = pluggy.PluginManager(hookspecs.PROJECT_NAME)
     pm.add_hookspecs(hookspecs)
+    for name in disabled_plugins() if disabled is None else disabled:
+        pm.set_blocked(name)
     infos: list[PluginInfo] = []
     for module_name in DEFAULT_PLUGINS:
-        module = importlib.import_module(module_name)
-        pm.register(module, name=module_name)
-        infos.append(PluginInfo(module_name, "simpeval", __version__, module_name))
+        info = PluginInfo(module_name, "simpeval", __version__, module_name)
+        infos.append(info)
+        if pm.is_blocked(module_name):
+            info.disabled = True
+            continue
+        pm.register(importlib.import_module(module_name), name=module_name)
     for plugin in plugins:
         name = getattr(plugin, "__name__", repr(plugin))
         pm.register(plugin, name=name)
         infos.append(PluginInfo(name, "(registered)", "", name))
     if autoload:
         infos.extend(_load_entry_points(pm, strict))
-    pm.check_pending()
+    _check_pending(pm, infos, strict)
     return pm, infos
 
 
@@ -152,54 +251,108 @@ def _load_entry_points(pm: pluggy.PluginManager, strict: bool) -> list[PluginInf
         info = PluginInfo(
             ep.name, dist.name if dist else "?", dist.version if dist else "?", ep.value
         )
+        if pm.is_blocked(ep.name):
+            info.disabled = True
+        if pm.has_plugin(ep.name) or any(i.name == ep.name for i in infos):
+            continue  # the same entry point seen twice (an editable install listed twice)
         infos.append(info)
-        if pm.has_plugin(ep.name):
+        if info.disabled:
             continue
         try:
             pm.register(ep.load(), name=ep.name)
         except Exception as exc:  # a third party's bug must not take simpeval down
-            message = f'Error loading simpeval plugin "{ep.name}": {type(exc).__name__}: {exc}'
-            if strict:
-                raise PluginLoadError(message) from exc
-            info.error = message
+            info.fail(f'Error loading simpeval plugin "{ep.name}": {_describe(exc)}', strict, exc)
     return infos
 
 
+def _check_pending(pm: pluggy.PluginManager, infos: list[PluginInfo], strict: bool) -> None:
+    """``pm.check_pending()``, one plugin at a time: a plugin implementing a hook simpeval does
+    not define (a misspelled name) is recorded, unregistered, and the check goes on."""
+    while True:
+        try:
+            pm.check_pending()
+            return
+        except pluggy.PluginValidationError as exc:
+            name = pm.get_name(exc.plugin) or exc.plugin_name
+            info = next((i for i in infos if i.name == name), None)
+            message = f'Error loading simpeval plugin "{name}": {exc}'
+            if info is None:
+                raise PluginLoadError(message) from exc
+            pm.unregister(exc.plugin)
+            info.fail(message, strict, exc)
+
+
 def load_registry(
-    autoload: bool | None = None, plugins: Iterable[Any] = (), strict: bool = False
+    autoload: bool | None = None,
+    plugins: Iterable[Any] = (),
+    strict: bool = False,
+    disabled: Iterable[str] | None = None,
 ) -> Registry:
-    """Build a :class:`Registry`: load the plugins, then call their registration hooks one by one."""
-    pm, infos = get_plugin_manager(autoload, plugins, strict)
+    """Build a :class:`Registry`: load the plugins, then call their registration hooks one by one.
+
+    A registration hook that raises, a class without a name, and a metric or dataset
+    name (or sub-score) that another plugin already registered are each recorded
+    against the plugin at fault (raised when ``strict``); everything else registers.
+    """
+    pm, infos = get_plugin_manager(autoload, plugins, strict, disabled)
     registry = Registry(pm, infos)
-    by_name = {info.name: info for info in infos}
-    for hook_name, target in (
-        ("simpeval_register_metrics", registry.metrics),
-        ("simpeval_register_datasets", registry.datasets),
-    ):
-        for impl in getattr(pm.hook, hook_name).get_hookimpls():
-            info = by_name.get(impl.plugin_name) or PluginInfo(
-                impl.plugin_name, "?", "?", impl.plugin_name
-            )
-            try:
-                for cls in impl.function() or []:
-                    _add(registry, target, cls, info)
-            except Exception as exc:
-                message = f'Error registering simpeval plugin "{info.name}": {type(exc).__name__}: {exc}'
-                if strict:
-                    raise PluginLoadError(message) from exc
-                info.error = message
+    for hook_name, check in (("simpeval_register_metrics", _check_metric),
+                             ("simpeval_register_datasets", _check_dataset)):
+        for info, results in registry.call_each(hook_name, strict):
+            for cls in (c for result in results for c in _as_list(result)):
+                _register(registry, cls, info, strict, check)
     return registry
 
 
-def _add(registry: Registry, target: dict[str, type], cls: type, info: PluginInfo) -> None:
-    name = getattr(cls, "name", "")
+def _as_list(classes: Any) -> list[Any]:
+    if isinstance(classes, (list, tuple)):
+        return list(classes)
+    return [classes]
+
+
+def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, check: Any) -> None:
+    try:
+        target = check(registry, cls)
+    except (TypeError, ValueError) as exc:
+        info.fail(f'Error registering simpeval plugin "{info.name}": {exc}', strict, exc)
+        return
+    target[cls.name] = cls
+    registry.provider[cls.name] = info
+
+
+def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
+    """Where ``cls`` goes, or why it cannot: not a Metric, no name, or a name or sub-score taken."""
+    if not (isinstance(cls, type) and issubclass(cls, Metric)):
+        raise TypeError(f"{cls!r} is not a simpeval.Metric subclass")
+    if not cls.name:
+        raise TypeError(f"metric class {cls.__qualname__} has no name")
+    for score in cls.score_names():
+        owner = registry.sub_score_owner(score)
+        if owner is not None:
+            other = registry.provider[owner.name]
+            what = "metric" if score == cls.name else "sub-score"
+            raise ValueError(
+                f'{what} "{score}" of metric "{cls.name}" is already a score of metric "{owner.name}" '
+                f"({other.distribution} {other.version}): rename it"
+            )
+    return registry.metrics
+
+
+def _check_dataset(registry: Registry, cls: Any) -> dict[str, type]:
+    """Where ``cls`` goes, or why it cannot: not a class, no name, or a name taken."""
+    name = getattr(cls, "name", "") if isinstance(cls, type) else ""
     if not name:
-        raise TypeError(f"{cls.__qualname__} has no name")
-    if name in target:
+        raise TypeError(f"{cls!r} is not a dataset class with a name")
+    if name in registry.datasets:
         other = registry.provider[name]
-        raise ValueError(f'"{name}" is already registered by {other.distribution} ({other.name})')
-    target[name] = cls
-    registry.provider[name] = info
+        raise ValueError(f'dataset "{name}" is already registered by {other.distribution} ({other.name}): rename it')
+    return registry.datasets
+
+
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` on one line."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def _unknown(kind: str, name: str, known: list[str], listing: str) -> str:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import ScoreCache, input_key
+from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
 
@@ -51,7 +51,8 @@ def parse_metric_specs(specs: Iterable[str]) -> list[tuple[str, dict[str, str]]]
 
     A comma-separated piece with ``=`` and no ``:`` continues the options of the
     metric before it; any other piece names a new metric. Option values therefore
-    cannot contain commas.
+    cannot contain commas. A piece with an empty name, option or value (``bleu:``,
+    ``:x``, ``bleu:=1``, ``bleu:x=``) is a :class:`UsageError`.
     """
     parsed: list[tuple[str, dict[str, str]]] = []
     for spec in specs:
@@ -61,18 +62,35 @@ def parse_metric_specs(specs: Iterable[str]) -> list[tuple[str, dict[str, str]]]
             if "=" in piece and ":" not in piece.split("=", 1)[0]:
                 if not parsed:
                     raise UsageError(f'"{piece}" is an option but names no metric: write -m NAME:{piece}')
-                key, value = piece.split("=", 1)
-                parsed[-1][1][key.strip()] = value.strip()
+                name, options = parsed[-1]
+                _add_option(name, options, piece)
                 continue
-            name, _, option_text = piece.partition(":")
+            name, colon, option_text = (part.strip() for part in piece.partition(":"))
+            if not name:
+                raise UsageError(f'-m "{piece}" names no metric before ":": write -m NAME:OPTION=VALUE')
             options: dict[str, str] = {}
-            if option_text:
-                key, eq, value = option_text.partition("=")
-                if not eq:
-                    raise UsageError(f'option "{option_text}" of metric "{name}" has no value: write {name}:{option_text}=VALUE')
-                options[key.strip()] = value.strip()
-            parsed.append((name.strip(), options))
+            if colon:
+                if not option_text:
+                    raise UsageError(f'-m "{piece}" has nothing after ":": write -m {name} or -m {name}:OPTION=VALUE')
+                _add_option(name, options, option_text)
+            parsed.append((name, options))
     return parsed
+
+
+def _add_option(metric: str, options: dict[str, str], text: str) -> None:
+    """Add ``KEY=VALUE`` to ``options``; :class:`UsageError` when either side is empty or KEY repeats."""
+    key, eq, value = (part.strip() for part in text.partition("="))
+    if not eq or not value:
+        raise UsageError(f'option "{key}" of metric "{metric}" has no value: write {metric}:{key or "OPTION"}=VALUE')
+    if not key:
+        raise UsageError(f'"{text}" of metric "{metric}" names no option: write {metric}:OPTION={value}')
+    if key in options and options[key] != value:
+        raise UsageError(f'option "{key}" of metric "{metric}" is given twice ({options[key]} and {value}): keep one')
+    options[key] = value
+
+
+def _spec_text(name: str, options: dict[str, str]) -> str:
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
 
 
 def resolve_metrics(
@@ -81,23 +99,29 @@ def resolve_metrics(
     """Turn ``-m`` specs into metric instances; sub-scores of one metric with the same options share it.
 
     ``-m sari-add,sari-del`` builds one SARI metric and reports both sub-scores;
-    ``-m sari`` reports all of SARI's sub-scores.
+    ``-m sari`` reports all of SARI's sub-scores. One metric asked for twice with
+    different options (``-m bleu -m bleu:tokenizer=none``) is a :class:`UsageError`
+    naming both: the results would carry one name for two different numbers.
     """
-    if preset is not None and preset not in registry.preset_names():
-        known = ", ".join(registry.preset_names()) or "none"
-        raise UsageError(f'unknown preset "{preset}": known presets are {known}')
-    requests: dict[tuple[str, tuple], MetricRequest] = {}
+    registry.check_preset(preset)
+    requests: dict[str, tuple[tuple, str, MetricRequest]] = {}
     for name, options in parse_metric_specs(specs):
         cls = registry.metric_class(name)
-        key = (cls.name, tuple(sorted(options.items())))
-        if key not in requests:
-            requests[key] = MetricRequest(registry.create_metric(cls.name, options, preset), [])
-        report = requests[key].report
+        settings = tuple(sorted(options.items()))
+        if cls.name not in requests:
+            metric = registry.create_metric(cls.name, options, preset)
+            requests[cls.name] = (settings, _spec_text(name, options), MetricRequest(metric, []))
+        first_settings, first_text, request = requests[cls.name]
+        if settings != first_settings:
+            raise UsageError(
+                f'metric "{cls.name}" is asked for twice with different settings ("{first_text}" and '
+                f'"{_spec_text(name, options)}"): keep one, or run once per setting'
+            )
         wanted = cls.score_names() if name == cls.name else (name,)
-        report.extend(s for s in wanted if s not in report)
+        request.report.extend(s for s in wanted if s not in request.report)
     if not requests:
         raise UsageError("no metric given: pass -m NAME (see `simpeval metrics list`)")
-    return list(requests.values())
+    return [request for _, _, request in requests.values()]
 
 
 def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | None) -> str:
@@ -179,8 +203,8 @@ def _score_batches(
         stop = start + batch_size
         batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
         extra = {k: list(v[start:stop]) for k, v in fields.items()}
-        cached = _cached(cache, signature, "sentence", (*batch, extra),
-                         lambda: _checked(metric, metric.score_sentences(*batch, **extra), len(batch[1])))
+        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra),
+                         lambda value: check_sentence_scores(value, metric.score_names(), len(batch[1])))
         for sub, values in cached.items():
             scores[sub].extend(values)
         bar.update(len(batch[1]))
@@ -201,32 +225,24 @@ def _score_corpus(
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     extra = {k: list(v) for k, v in fields.items()}
     return _cached(cache, signature, "corpus", (sources, outputs, references, extra),
-                   lambda: {sub: float(v) for sub, v in metric.score_corpus(sources, outputs, references, **extra).items()})
+                   lambda: metric.corpus_score(sources, outputs, references, **extra),
+                   lambda value: check_corpus_scores(value, metric.score_names()))
 
 
-def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any) -> Any:
-    """``compute()``, or its stored value for this signature, kind and inputs; stores a new value."""
+def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any, check: Check) -> Any:
+    """``compute()``, or its stored value for this signature, kind and inputs if ``check`` accepts it.
+
+    A new value is stored only when ``check`` accepts it, so every entry written can be read back.
+    """
     if cache is None:
         return compute()
     key = input_key(signature, kind, *inputs)
-    value = cache.get(key)
+    value = cache.get(key, check)
     if value is None:
         value = compute()
-        cache.put(key, value)
+        if check(value) is None:
+            cache.put(key, value)
     return value
-
-
-def _checked(metric: Metric, scores: dict[str, Sequence[float]], n: int) -> dict[str, list[float]]:
-    """Validate a metric's return value: every declared sub-score, one float per item."""
-    missing = [s for s in metric.score_names() if s not in scores]
-    if missing:
-        raise RuntimeError(f"metric {metric.name} returned no {', '.join(missing)}")
-    checked = {}
-    for sub, values in scores.items():
-        if len(values) != n:
-            raise RuntimeError(f"metric {metric.name} returned {len(values)} {sub} scores for {n} items")
-        checked[sub] = [float(v) for v in values]
-    return checked
 
 
 class _NoBar:

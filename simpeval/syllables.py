@@ -15,6 +15,8 @@ import re
 
 from simpeval.text import shared_cache
 
+__all__ = ["EASSE_EXCEPTIONS", "LINGUA_EXCEPTIONS", "adjusted_vowel_groups", "count_syllables"]
+
 # Lingua::EN::Syllable's exception list.
 LINGUA_EXCEPTIONS: dict[str, int] = {
     "tottered": 2, "chummed": 1, "peeped": 1, "moustaches": 2, "shamefully": 3,

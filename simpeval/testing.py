@@ -1,17 +1,45 @@
-"""Model directories for tests of model loading (the core's and the plugins').
+"""Test helpers shared by the core's and every plugin's test suite (conftest files and tests import them).
 
-:func:`save_remote_code_model` writes the attack :mod:`simpeval.models` must refuse: a
-directory whose ``config.json`` has an ``auto_map`` naming a module in the
-directory, which writes a marker file when imported. A test runs a metric on it
-with ``y`` on stdin and checks that the marker never appears.
+- :func:`shared_data_dir`: the data the fidelity tests check against lives outside the
+  repository, in ``$SIMPEVAL_DATA_DIR``. On a developer's machine a missing directory skips
+  those tests with a reason; under CI (``CI=true``, as GitHub Actions, GitLab and most
+  runners set it) it fails the run, so a green CI can never mean "checked nothing".
+- :func:`save_remote_code_model` writes the attack :mod:`simpeval.models` must refuse: a
+  directory whose ``config.json`` has an ``auto_map`` naming a module in the directory,
+  which writes a marker file when imported. A test runs a metric on it with ``y`` on stdin
+  and checks that the marker never appears.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+from simpeval.datadir import DATA_DIR_ENV
+
 REMOTE_MODULE = "remote_code_model"
+
+
+def in_ci() -> bool:
+    """True when ``$CI`` is set to a true value (``true``, ``1``, ``yes``)."""
+    return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
+
+
+def shared_data_dir(required: str = "metaeval") -> Path:
+    """``$SIMPEVAL_DATA_DIR`` when ``required`` (a path inside it) exists there.
+
+    Otherwise skip the calling test, or fail it under CI.
+    """
+    import pytest
+
+    value = os.environ.get(DATA_DIR_ENV)
+    if value and Path(value, required).exists():
+        return Path(value)
+    reason = f"{DATA_DIR_ENV} is not set to a directory holding {required} (laid out like ../shared/data)"
+    if in_ci():
+        pytest.fail(f"CI=true but {reason}: CI must not pass without its data", pytrace=False)
+    pytest.skip(reason)
 
 
 def save_remote_code_model(directory: str | Path, marker: str | Path) -> Path:

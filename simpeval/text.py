@@ -3,6 +3,10 @@
 Every metric in one process shares these caches, so a text that BLEU, SARI,
 iBLEU and FKGL all need is tokenised and counted once. Keys are the text and the
 settings that change the result (tokenizer name, lowercasing, n-gram order).
+
+Public for plugins (``__all__``, documented in docs/plugin-authors.md): :func:`split_sentences`,
+:func:`tokenize`, :func:`ngram_counts`, :func:`shared_cache` and :func:`clear_caches`. A plugin
+that splits sentences with :func:`split_sentences` shares the cache and agrees with the core.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from functools import lru_cache
 from typing import TypeVar
 
 from simpeval.tokenizers import get_tokenizer
+
+__all__ = ["clear_caches", "ngram_counts", "shared_cache", "split_sentences", "tokenize"]
 
 CACHE_SIZE = 1 << 18
 

@@ -1,8 +1,8 @@
-"""Shared fixtures: the data directory (skip with a reason when absent) and an isolated score cache."""
+"""Shared fixtures: the data directory (absent: skip with a reason, or fail under CI=true) and an
+isolated score cache."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -10,11 +10,11 @@ import pytest
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    """``$SIMPEVAL_DATA_DIR`` (CI sets it to ../shared/data); tests that need it skip without it."""
-    value = os.environ.get("SIMPEVAL_DATA_DIR")
-    if not value or not Path(value, "metaeval").is_dir():
-        pytest.skip("SIMPEVAL_DATA_DIR is not set to a directory laid out like ../shared/data")
-    return Path(value)
+    """``$SIMPEVAL_DATA_DIR`` (CI sets it to ../shared/data); tests that need it skip without it,
+    and fail under ``CI=true``."""
+    from simpeval.testing import shared_data_dir
+
+    return shared_data_dir("metaeval")
 
 
 @pytest.fixture(autouse=True)

@@ -68,8 +68,13 @@ def test_simpeval_2022_loader(tmp_path):
     np.testing.assert_allclose(data.human_scores("simplicity"), [0.5, -1.0])
     np.testing.assert_allclose(data.human_scores("simplicity", raw=True), [80.0, 20.0])
     assert data.ratings("simplicity").matrix().tolist() == [[80, 70, 90], [20, 30, 10]]
-    with pytest.raises(UsageError, match="has no references"):
+    with pytest.raises(UsageError, match="missing data file .*references/simpeval-2022/test.src"):
         data.references()
+    (tmp_path / "references/simpeval-2022").mkdir(parents=True)
+    (tmp_path / "references/simpeval-2022/test.src").write_text("Other.\na long sentence.\n")
+    (tmp_path / "references/simpeval-2022/test.dst").write_text("Ref.\nShort.\tBrief.\n")
+    assert data.references() == [["Short.", "Brief."], ["Short.", "Brief."]]
+    assert [item.sentence_type for item in data.items] == ["para", "para"]
 
 
 @pytest.mark.parametrize("cls,filename", [(SimpDA2022, "simpDA_2022.csv"), (SimpLikert2022, "simplikert_2022.csv")])

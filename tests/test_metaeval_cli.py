@@ -202,7 +202,8 @@ def test_every_format_says_how_its_numbers_were_made(data_dir):
     fkgl = "fkgl: fkgl|tok:13a|lc:yes|clip:yes|version:0.1.0"
     bleu = "bleu: scores:metrics_simplicity_DA.csv"
     table = run(*args).stdout.splitlines()
-    assert table[0] == f"# {settings}" and table[-2:] == [f"# {fkgl}", f"# {bleu}"]
+    assert table[0] == f"# {settings}" and table[-3:-1] == [f"# {fkgl}", f"# {bleu}"]
+    assert table[-1].startswith("# published: Table 3")  # see tests/test_reproduce.py
     markdown = run(*args, "--format", "markdown").stdout.splitlines()
     assert markdown[-2:] == [f"- `{fkgl}`", f"- `{bleu}`"] and f"Settings: `{settings}`." in markdown[-4]
     latex = run(*args, "--format", "latex").stdout.splitlines()

@@ -6,12 +6,15 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+import simpeval  # noqa: E402
 from simpeval import UsageError  # noqa: E402
+from simpeval.models import content_hash  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
 
@@ -50,7 +53,8 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     assert ours["bertscore-f1"] == pytest.approx(f1.tolist(), abs=1e-6)
     assert ours["bertscore"] == ours["bertscore-f1"]
     assert metric.signature() == (
-        f"bertscore|model:{minilm}|layer:6|rescale:no|tok:none|lc:no|version:{BertScore.version}"
+        f"bertscore|model:{Path(minilm).name}@{content_hash(Path(minilm))}|layer:6|rescale:no|tok:none|lc:no"
+        f"|version:{simpeval.__version__}"
     )
 
 

@@ -7,6 +7,7 @@ import math
 import pytest
 import sacrebleu
 
+import simpeval
 from simpeval.metrics.bleu import Bleu, BleuSource, BleuStats, Smoothing, bleu_from_stats
 
 HYP = "the cat is on the mat"
@@ -78,6 +79,6 @@ def test_bleu_source_compares_with_the_input() -> None:
 def test_signature_lists_resolved_settings() -> None:
     assert Bleu().signature() == (
         "bleu|tok:13a|lc:no|smooth:floor|smooth_value:0.1|eff:yes|nomatch0:yes"
-        "|corpus_smooth:exp|corpus_eff:no|version:" + Bleu.version
+        "|corpus_smooth:exp|corpus_eff:no|version:" + simpeval.__version__
     )
     assert "smooth_value:0.0" in Bleu(**Bleu.presets["metaeval-2021"]).signature()

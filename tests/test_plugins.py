@@ -101,7 +101,7 @@ def test_strict_listing_fails_on_the_broken_plugin(plugin_site):
     assert done.returncode == 2
     assert done.stderr.strip() == (
         'Error: Error loading simpeval plugin "broken-plugin": RuntimeError: this plugin is broken on purpose; '
-        "fix or uninstall that plugin"
+        "fix or uninstall that plugin, or switch it off with -p no:broken-plugin"
     )
 
 

@@ -124,3 +124,18 @@ def test_sys_dir_scores_every_file_and_ar_reports_p_values(data_dir, tmp_path, o
     table = run("evaluate", "--test-set", "turkcorpus_test", "--sys-dir", tmp_path, "-m", "sari", "--paired-ar",
                 "--paired-n", "2000", "--data-dir", data_dir)
     assert table.exit_code == 0 and "p=" in table.output and "approximate randomization, 2000 resamples" in table.output
+
+
+def test_analysis_adds_word_operations_per_system(data_dir, outputs):
+    result = run("evaluate", "--test-set", "asset_test", "--sys", outputs / "ACCESS", "--sys", outputs / "Hybrid",
+                 "-m", "sari", "--analysis", "--format", "json", "--data-dir", data_dir)
+    assert result.exit_code == 0, result.output
+    scores = {(r["system"], r["metric"]): r["score"] for r in json.loads(result.output)["results"]}
+    for system in ("ACCESS", "Hybrid"):
+        shares = [scores[(system, f"ops-{op}")] for op in ("kept", "deleted", "replaced", "moved")]
+        assert sum(shares) == pytest.approx(1.0) and 0 <= scores[(system, "ops-f1-kept")] <= 100
+    assert scores[("Hybrid", "ops-deleted")] > 3 * scores[("ACCESS", "ops-deleted")]  # Hybrid deletes the most
+    no_refs = run("evaluate", "--orig", data_dir / "references/asset/asset.test.orig", "--sys", outputs / "ACCESS",
+                  "-a", "--format", "json")
+    assert sorted(json.loads(no_refs.output)["corpus"]) == sorted(
+        ["fkgl", "ops-kept", "ops-deleted", "ops-replaced", "ops-moved", "ops-added"])

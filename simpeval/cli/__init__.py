@@ -1,9 +1,10 @@
 """The ``simpeval`` command line: a thin click layer over the library.
 
 Each command parses its options, calls one library function and formats the
-result. Plugin commands are added through ``simpeval_register_commands`` the
-first time a command is looked up, so ``simpeval --version`` loads no plugin and
-no command imports torch unless a neural metric runs.
+result. The plugin registry and the commands plugins add (through
+``simpeval_register_commands``) live in click's context object
+(:mod:`simpeval.cli.state`) and are built on first use, so ``simpeval --version``
+loads no plugin and no command imports torch unless a neural metric runs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 import click
 
 from simpeval._version import __version__
+from simpeval.cli.state import current_state
 from simpeval.errors import UsageError
 
 
@@ -23,7 +25,7 @@ class OneLineError(click.ClickException):
 
 
 class SimpevalGroup(click.Group):
-    """A group that turns :class:`UsageError` into a one-line error and loads plugin commands lazily."""
+    """A group that turns :class:`UsageError` into a one-line error and refuses repeated options."""
 
     def invoke(self, ctx: click.Context):
         try:
@@ -31,10 +33,32 @@ class SimpevalGroup(click.Group):
         except UsageError as exc:
             raise OneLineError(str(exc)) from None
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None and not isinstance(command, click.Group):
+            refuse_repeated_options(command, ctx, name, rest)
+        return name, command, rest
+
+
+def refuse_repeated_options(command: click.Command, parent: click.Context, name: str | None, args: list[str]) -> None:
+    """A single-valued option given twice is an error, not "the last one wins" (click's default).
+
+    ``--sys a --sys b`` would otherwise score only ``b`` and exit 0. Options declared
+    ``multiple=True`` (or counting) may repeat; this applies to every command, plugin ones too.
+    """
+    ctx = click.Context(command, info_name=name, parent=parent, resilient_parsing=True)
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.count:
+            continue
+        if param.name in seen:
+            flag = max(param.opts, key=len)
+            raise click.UsageError(f"{flag} is given more than once: give it once", ctx)
+        seen.add(param.name)
+
 
 class RootGroup(SimpevalGroup):
-    _plugins_loaded = False
-
     def main(self, args=None, prog_name=None, standalone_mode=True, **extra):
         """Click's main, except that a usage error (a bad option or value) is one line, exit status 2."""
         if not standalone_mode:
@@ -56,40 +80,49 @@ class RootGroup(SimpevalGroup):
             sys.exit(1)
         sys.exit(exit_code if isinstance(exit_code, int) else 0)  # --help and --version return their code
 
-    def _load_plugin_commands(self) -> None:
-        if not RootGroup._plugins_loaded:
-            RootGroup._plugins_loaded = True
-            registry().plugin_manager.hook.simpeval_register_commands(cli=self, train=train)
-
     def get_command(self, ctx: click.Context, name: str):
-        self._load_plugin_commands()
-        return super().get_command(ctx, name)
+        return super().get_command(ctx, name) or current_state().commands().top.get(name)
 
     def list_commands(self, ctx: click.Context):
-        self._load_plugin_commands()
-        return super().list_commands(ctx)
+        return sorted({*super().list_commands(ctx), *current_state().commands().top})
 
 
-_REGISTRY = None
+class TrainGroup(SimpevalGroup):
+    """``simpeval train``: its commands all come from plugins."""
+
+    def get_command(self, ctx: click.Context, name: str):
+        return super().get_command(ctx, name) or current_state().commands().train.get(name)
+
+    def list_commands(self, ctx: click.Context):
+        return sorted({*super().list_commands(ctx), *current_state().commands().train})
 
 
 def registry():
-    """The registry of this process, built on first use (plugins load once per command)."""
-    global _REGISTRY
-    if _REGISTRY is None:
-        from simpeval.registry import load_registry
+    """The plugin registry of the running command, built on its first use."""
+    return current_state().registry
 
-        _REGISTRY = load_registry()
-    return _REGISTRY
+
+def _disable_plugins(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> None:
+    """``-p no:NAME``: start this invocation's state with those plugins switched off."""
+    names = []
+    for value in values:
+        if not value.startswith("no:") or not value[3:].strip():
+            raise click.BadParameter(f"{value!r}: write -p no:NAME to switch plugin NAME off", ctx, param)
+        names.append(value[3:].strip())
+    current_state(disabled=names)
 
 
 @click.group(cls=RootGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="simpeval")
+@click.option("-p", "plugins", multiple=True, metavar="no:NAME", is_eager=True, expose_value=False,
+              callback=_disable_plugins,
+              help="Switch plugin NAME off (repeatable; see `simpeval metrics list`). "
+                   "$SIMPEVAL_DISABLE_PLUGINS=NAME,... does the same.")
 def cli() -> None:
     """Evaluate text simplification and meta-evaluate its metrics."""
 
 
-@cli.group(cls=SimpevalGroup)
+@cli.group(cls=TrainGroup)
 def train() -> None:
     """Train a learnable metric (each plugin adds its own trainer here)."""
 
@@ -99,9 +132,12 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
+    from simpeval.cli.plugin import plugin
+    from simpeval.cli.report import report
+    from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report):
         cli.add_command(command)
 
 

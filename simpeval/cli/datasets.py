@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 
@@ -15,16 +13,17 @@ def datasets() -> None:
 @datasets.command("list")
 def datasets_list() -> None:
     """Name, aspects, default references, item keys and description of every dataset."""
-    from simpeval.cli import registry
+    from simpeval.cli.state import current_state, echo_plugin_faults
     from simpeval.tables import render
 
-    reg = registry()
+    reg = current_state().listing()
     rows = [
         [name, ",".join(cls.aspect_names()), cls.default_references or "-", ",".join(cls.key_columns),
          reg.provider[name].distribution, cls.description]
         for name, cls in sorted(reg.datasets.items())
     ]
     click.echo(render(["name", "aspects", "references", "keys", "provider", "description"], rows), nl=False)
+    echo_plugin_faults(reg)
 
 
 @datasets.command("agreement")
@@ -43,13 +42,14 @@ def datasets_agreement(name, aspect, repetitions, seed, fmt, data_dir) -> None:
 
     from simpeval.cli import registry
     from simpeval.datadir import resolve_data_dir
+    from simpeval.jsontext import dumps
     from simpeval.metaeval.agreement import agreement
     from simpeval.tables import render
 
     dataset = registry().dataset_class(name)(resolve_data_dir(data_dir))
     result = agreement(dataset, aspect or dataset.aspects[0], np.random.default_rng(seed), repetitions)
     if fmt == "json":
-        click.echo(json.dumps(dataclasses.asdict(result), indent=2))
+        click.echo(dumps(dataclasses.asdict(result), indent=2))
         return
     row = [result.dataset, result.aspect, result.items, result.ratings_per_item,
            "z" if result.standardized else "raw", result.icc, result.spearman_mean, result.spearman_std]

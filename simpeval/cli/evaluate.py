@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import math
 import sys
 
 import click
 
-from simpeval.cli.files import write_output
+from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+from simpeval.cli.files import check_writable, write_output
 from simpeval.cli.inputs import read_inputs
 from simpeval.documents import is_document_input
 from simpeval.errors import UsageError
-
-DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
-DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 
 
 @click.command()
@@ -29,6 +25,7 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
@@ -41,12 +38,16 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
-             metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
     """Score system outputs against their originals (and references)."""
-    from simpeval.cli.systems import evaluate_systems, resolve_inputs
+    from simpeval.cli.systems import evaluate_systems, resolve_inputs, with_analysis
+
+    check_writable(output)
 
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
                                                             paired_bs, paired_ar)
+    if analysis:
+        metric_specs = with_analysis(metric_specs, bool(refs_paths))
     if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
         raise UsageError("documents are scored one system at a time: give one --sys per run")
     if len(sys_paths) > 1 or test is not None:
@@ -86,6 +87,7 @@ def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:
     """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
     error), else one row per sub-score with its signature. Rows of documents are keyed by
     their ``ids``, rows of lines by their index."""
+    from simpeval.jsontext import dumps
     from simpeval.tables import render
 
     names = result.score_names
@@ -95,19 +97,10 @@ def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:
             payload["sentences"] = result.sentence_scores
             if ids is not None:
                 payload["ids"] = ids
-        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
+        return dumps(payload, indent=2) + "\n"
     if sentence_level:
         keys = ids if ids is not None else range(result.n_items)
         rows = [[key, *(result.sentence_scores[n][i] for n in names)] for i, key in enumerate(keys)]
         return render(["id" if ids is not None else "index", *names], rows, fmt)
     rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
     return render(["metric", "score", "signature"], rows, fmt)
-
-
-def _nan_to_none(value):
-    """JSON has no NaN: undefined scores (e.g. a ratio over an empty line) are written as null."""
-    if isinstance(value, dict):
-        return {k: _nan_to_none(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_nan_to_none(v) for v in value]
-    return None if isinstance(value, float) and math.isnan(value) else value

@@ -3,6 +3,8 @@ results printed or written atomically."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,9 +52,43 @@ def check_same_length(named: Sequence[tuple[str, list[str]]]) -> None:
             )
 
 
+def check_writable(output: str | None, option: str = "-o") -> None:
+    """Raise :class:`UsageError` now, before any work, if ``output`` could not be written later.
+
+    The file itself, or (when it does not exist yet) the nearest existing directory above it,
+    must be writable; a directory or a dangling symbolic link is refused.
+    """
+    if output is None:
+        return
+    path = Path(output)
+    if path.is_symlink() and not path.exists():
+        raise UsageError(f"{option} {output} is a symbolic link to nothing: remove it or pick another path")
+    if path.is_dir():
+        raise UsageError(f"{option} {output} is a directory: give a file path")
+    target = path.resolve()
+    if target.exists():
+        if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK):
+            raise UsageError(f"cannot write {option} {output}: permission denied; pick another path")
+        return
+    parent = target.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {option} {output}: {parent} is not a writable directory; pick another path")
+
+
 def write_output(text: str, output: str | None) -> None:
-    """Print ``text``, or write it atomically to ``output`` (an interrupted write leaves no partial file)."""
+    """Print ``text``, or write it atomically to ``output`` (an interrupted write leaves no partial file).
+
+    An existing file keeps its permission bits. A symbolic link is written through: the
+    file it points to gets the new content and the link stays.
+    """
     if output is None:
         click.echo(text, nl=False)
-    else:
-        write_atomic(Path(output), text)
+        return
+    target = Path(output).resolve()
+    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
+    try:
+        write_atomic(target, text, mode)
+    except OSError as exc:
+        raise UsageError(f"cannot write -o {output}: {exc.strerror}; pick another path") from None

@@ -58,12 +58,13 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
-    from simpeval.cli.files import write_output
+    from simpeval.cli.files import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
+    check_writable(output)
     if score_columns and not score_paths:
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:
@@ -94,7 +95,10 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     report = run_meta_evaluation(registry(), request)
     for warning in report.result.warnings:
         click.echo(f"warning: {warning}", err=True)
-    write_output(format_report(report, fmt), output)
+    text = format_report(report, fmt)
+    if fmt == "table":
+        text += _published_pointer(report)
+    write_output(text, output)
     if fmt == "csv":
         for line in provenance(report):
             click.echo(f"# {line}", err=True)
@@ -106,6 +110,19 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         except OSError as exc:
             raise UsageError(f"cannot write plots to {plots_dir}: {exc.strerror}: pick another --plots DIR") from None
         click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
+
+
+def _published_pointer(report) -> str:
+    """One line naming the published table computed on the same data, if a paper has one."""
+    from simpeval.reproduce import find_table
+
+    if report.request.level != "sentence":
+        return ""
+    table = find_table(report.dataset.name, report.references, report.request.split or "quality")
+    if table is None:
+        return ""
+    return (f"# published: {table.title.split(':')[0]} of {table.paper}, with the paper's values beside: "
+            f"simpeval reproduce {table.paper} --table {table.number}\n")
 
 
 def _make_plots_dir(plots_dir: Path) -> None:

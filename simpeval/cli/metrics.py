@@ -19,16 +19,14 @@ def metrics() -> None:
 @click.option("--strict", is_flag=True, help="Fail (exit status 2) if any plugin cannot be loaded.")
 def list_metrics(fmt: str, strict: bool) -> None:
     """Every metric with its sub-scores, providing distribution, needs and status; then broken plugins."""
-    from simpeval.cli import registry
-    from simpeval.errors import PluginLoadError, UsageError
-    from simpeval.registry import load_registry
+    from simpeval.cli.state import current_state, echo_plugin_faults
+    from simpeval.errors import UsageError
 
-    if strict:
-        try:
-            load_registry(strict=True)
-        except PluginLoadError as exc:
-            raise UsageError(f"{exc}; fix or uninstall that plugin") from None
-    reg = registry()
+    reg = current_state().listing()
+    failures = reg.failures
+    if strict and failures:
+        raise UsageError(f"{failures[0].errors[0]}; fix or uninstall that plugin, or switch it off "
+                         f"with -p no:{failures[0].name}")
     rows = []
     for name in sorted(reg.metrics):
         cls, info = reg.metrics[name], reg.provider[name]
@@ -39,16 +37,25 @@ def list_metrics(fmt: str, strict: bool) -> None:
             "refs": "yes" if cls.requires_references else "no",
             "level": cls.level,
             "neural": "yes" if cls.neural else "no",
-            "status": "ok" if info.ok else "error",
+            "status": _status(cls, info.ok),
         })
-    failures = [info for info in reg.plugins if not info.ok]
     if fmt == "json":
-        click.echo(json.dumps({"metrics": rows, "errors": [f.error for f in failures]}, indent=2))
+        click.echo(json.dumps({
+            "metrics": rows,
+            "errors": [error for info in failures for error in info.errors],
+            "disabled": [info.name for info in reg.plugins if info.disabled],
+        }, indent=2))
         return
     columns = list(rows[0]) if rows else ["name"]
     click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
-    for info in failures:
-        click.echo(f"\nplugin {info.name} ({info.distribution} {info.version}): {info.error}", err=False)
+    echo_plugin_faults(reg)
+
+
+def _status(cls: type, plugin_ok: bool) -> str:
+    """``plugin error`` for a broken plugin, ``weights missing`` when a default model is not installed, else ``ok``."""
+    if not plugin_ok:
+        return "plugin error"
+    return "weights missing" if cls.missing_weights() else "ok"
 
 
 @metrics.command("show")
@@ -57,9 +64,14 @@ def list_metrics(fmt: str, strict: bool) -> None:
 def show_metric(name: str, preset: str | None) -> None:
     """A metric's description, options, presets and signature."""
     from simpeval.cli import registry
+    from simpeval.errors import UsageError
 
     reg = registry()
     cls = reg.metric_class(name)
+    reg.check_preset(preset)
+    if preset is not None and preset not in cls.presets:
+        known = ", ".join(sorted(cls.presets)) or "none"
+        raise UsageError(f'metric "{cls.name}" has no preset "{preset}" (its presets: {known})')
     metric = reg.create_metric(cls.name, preset=preset)
     doc = (cls.description or cls.__doc__ or "").strip().splitlines()
     click.echo(f"{cls.name}: {doc[0] if doc else ''}")
@@ -68,4 +80,10 @@ def show_metric(name: str, preset: str | None) -> None:
     click.echo(f"  presets: {', '.join(sorted(cls.presets)) or 'none'}")
     for option_name, option in cls.options.items():
         click.echo(f"  {option_name} (default {option.default!r}): {option.help}")
-    click.echo(f"  signature: {metric.signature()}")
+    from simpeval.errors import UsageError
+
+    try:
+        signature = metric.signature()
+    except UsageError as exc:  # a model option names weights that are not installed
+        signature = f"unavailable ({exc})"
+    click.echo(f"  signature: {signature}")

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -44,6 +43,14 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
     return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
 
 
+def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
+    """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
+    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
+    return (*specs, "ops", *(("ops-f1",) if has_references else ()))
+
+
 def system_names(paths) -> list[str]:
     """A short, unique name per system file: its file name, its path where names repeat, and
     ``#2``, ``#3``... after a path given more than once."""
@@ -51,6 +58,19 @@ def system_names(paths) -> list[str]:
     names = [name if short.count(name) == 1 else str(p) for name, p in zip(short, paths)]
     return [name if names[:i].count(name) == 0 else f"{name}#{names[:i].count(name) + 1}"
             for i, name in enumerate(names)]
+
+
+def read_systems(orig_path, sys_paths, refs_paths):
+    """The originals, ``(name, outputs)`` per system and the item-major references (None without),
+    all checked to have one line per item."""
+    sources = read_lines(orig_path, "--orig")
+    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
+    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
+    check_same_length([(f"--orig {orig_path}", sources),
+                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
+                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
+    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    return sources, systems, references
 
 
 def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
@@ -64,13 +84,7 @@ def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, tes
 
     if sentence_level:
         raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
-    sources = read_lines(orig_path, "--orig")
-    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
-    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
-    check_same_length([(f"--orig {orig_path}", sources),
-                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
-                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
-    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     requests = resolve_metrics(registry(), specs, preset)
     comparison = compare_systems(
@@ -107,14 +121,14 @@ def comparison_records(comparison) -> list[dict]:
 
 def format_comparison(comparison, fmt: str) -> str:
     """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score)."""
-    from simpeval.cli.evaluate import _nan_to_none
+    from simpeval.jsontext import dumps
     from simpeval.tables import format_cell, render
 
     records = comparison_records(comparison)
     if fmt == "json":
         payload = {"test": comparison.test, "resamples": comparison.n_resamples, "seed": comparison.seed,
                    "signatures": comparison.signatures, "results": records}
-        return json.dumps(_nan_to_none(payload), indent=2) + "\n"
+        return dumps(payload, indent=2) + "\n"
     if fmt == "csv":
         columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
         return render(columns, [[r.get(c) for c in columns] for r in records], "csv")

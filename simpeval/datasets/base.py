@@ -32,6 +32,7 @@ class Item:
     system: str
     system_type: str = ""
     line: int | None = None  # 0-based line of the TurkCorpus/ASSET/HSplit test set
+    sentence_type: str = ""  # SimpEval_2022's operation label (Deletions, Paraphrases, Splittings)
 
 
 @dataclass
@@ -88,7 +89,9 @@ class Dataset:
     - ``key_columns``: the column names that identify an item (``--scores`` files join on them);
     - ``aspects``: the human-score aspects, default first;
     - ``average_of``: the aspects the ``average`` aspect averages (empty: no ``average``);
-    - ``default_references``: the reference set used when ``--references`` is not given.
+    - ``default_references``: the reference set used when ``--references`` is not given;
+    - ``output_artifacts``: outputs may carry tokenisation artefacts of the systems (``||``,
+      ``<SEP>``, spaced punctuation) that ``--preset lens-2023`` removes, as LENS did.
     """
 
     name: ClassVar[str] = ""
@@ -99,6 +102,7 @@ class Dataset:
     aspects: ClassVar[tuple[str, ...]] = ("simplicity",)
     average_of: ClassVar[tuple[str, ...]] = ()
     default_references: ClassVar[str | None] = "asset"
+    output_artifacts: ClassVar[bool] = False
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
@@ -181,6 +185,11 @@ class Dataset:
         if references is None or any(line is None for line in lines):
             return self.sources
         return sources_for_lines(self.data_dir, references, lines) or self.sources
+
+    def has_references(self, name: str | None = None) -> bool:
+        """Whether :meth:`references` can serve set ``name`` (default: ``default_references``)."""
+        name = name or self.default_references
+        return name is not None and all(item.line is not None for item in self.items)
 
     def references(self, name: str | None = None) -> list[list[str]]:
         """Item-major references from set ``name`` (default: ``default_references``)."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import simpeval
-from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpEvalPast, SimpLikert2022
+from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpEvalPast, SimpLikert2022, WikiDA
 from simpeval.datasets.metaeval import SimplicityDA, StructuralSimplicity
 
 
 @simpeval.hookimpl
 def simpeval_register_datasets() -> list[type]:
-    return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022]
+    return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022, WikiDA]

@@ -20,6 +20,8 @@ def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
             if missing:
                 raise UsageError(f"{path} lacks column(s) {', '.join(missing)}: is it the right file?")
             return list(reader)
+    except OSError as exc:
+        raise UsageError(f"cannot read data file {path}: {exc.strerror}: fix its permissions or re-fetch it") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise UsageError(f"{path} is not a UTF-8 CSV file ({exc}): replace it with the released file") from None
 

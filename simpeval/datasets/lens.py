@@ -7,9 +7,13 @@
   Input.original, Input.simplified, Input.system, Answer.adequacy, Answer.fluency,
   Answer.simplicity`` (``data/simpDA_2022.csv``, ``data/simplikert_2022.csv``).
 
+- ``wiki-da``: Simplicity-DA (Alva-Manchego et al. 2021) without the items whose original is one
+  of SimpEval_past's 100 originals: the 434 items LENS and Kwak et al. (2024) test on.
+
 Per-item scores are means of the per-rater z-scores (computed here per worker for SimpDA and
 SimpLikert), raw means with ``--raw``. Adequacy is reported as the ``meaning`` aspect.
-An item whose original is a line of ``asset.test.orig`` gets that line's references.
+An item whose original is a line of ``asset.test.orig`` gets that line's references;
+SimpEval_2022's come from the LENS authors' ``references/simpeval-2022/test.{src,dst}``.
 """
 
 from __future__ import annotations
@@ -19,11 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
+from simpeval.datadir import require_file
 from simpeval.datasets.base import Dataset, Item, Judgements, Ratings
 from simpeval.datasets.csvio import index_items, numbers, read_rows
+from simpeval.datasets.metaeval import SimplicityDA
 from simpeval.datasets.references import test_set_lines
+from simpeval.errors import UsageError
 
 LENS_SOURCE = "https://github.com/Yao-Dou/LENS/tree/master/data"
+LENS_META_SOURCE = "https://github.com/Yao-Dou/LENS/tree/master/experiments/meta_evaluation/data"
+SIMPEVAL_2022_REFERENCES = "simpeval-2022"
 
 
 def _rating_columns(fieldnames: list[str], raw: str, standardized: str) -> tuple[list[str], list[str]]:
@@ -38,6 +47,7 @@ class _WideRatings(Dataset):
     output_column = "generation"
     z_suffix = r"\1_zscore"
     default_references = "asset"
+    output_artifacts = True
 
     def read(self, path: Path) -> Judgements:
         rows = read_rows(path, ("original_id", "original", self.output_column, "system"))
@@ -50,6 +60,7 @@ class _WideRatings(Dataset):
                 output=row[self.output_column],
                 system=row["system"],
                 line=lines.get(row["original"].strip()),
+                sentence_type=row.get("sentence_type", ""),
             )
             for row in rows
         ]
@@ -82,14 +93,85 @@ class SimpEvalPast(_WideRatings):
     z_suffix = r"\1_z_score"
 
 
+def read_lens_references(data_dir: Path, folder: str) -> dict[str, list[str]]:
+    """Lower-cased original -> references, from ``{folder}/test.src`` and ``test.dst`` read as LENS does.
+
+    Line i of ``test.dst`` holds the references of line i of ``test.src``, tab-separated; an
+    original that appears on several lines keeps the last line's references (LENS's dict).
+    """
+    paths = [require_file(data_dir, f"{folder}/test.{ext}", LENS_META_SOURCE) for ext in ("src", "dst")]
+    sources, targets = (p.read_text(encoding="utf-8").splitlines() for p in paths)
+    if len(sources) != len(targets):
+        raise UsageError(f"{paths[0]} has {len(sources)} lines but {paths[1]} {len(targets)}: re-fetch both")
+    return {
+        source.strip().lower(): [ref.strip() for ref in target.strip().split("\t")]
+        for source, target in zip(sources, targets)
+    }
+
+
 class SimpEval2022(_WideRatings):
-    """SimpEval_2022: outputs of recent systems on 2022 Wikipedia sentences, 3 ratings 0-100 each."""
+    """SimpEval_2022: outputs of recent systems on 2022 Wikipedia sentences, 3 ratings 0-100 each.
+
+    Each item carries its ``sentence_type`` (``--split sentence-type``); its references are the
+    LENS authors' (``--references`` left out), one per original, matched on the lower-cased original.
+    """
 
     name = "simpeval-2022"
-    description = "SimpEval_2022 (LENS): 3 ratings 0-100 per output"
+    description = "SimpEval_2022 (LENS): 3 ratings 0-100 per output; sentence types; LENS's references"
     files = ("simpeval/simpeval_2022.csv",)
     source_url = LENS_SOURCE
     key_columns = ("original_id", "system")
+    default_references = SIMPEVAL_2022_REFERENCES
+
+    def has_references(self, name: str | None = None) -> bool:
+        if (name or self.default_references) == SIMPEVAL_2022_REFERENCES:
+            return True
+        return super().has_references(name)
+
+    def references(self, name: str | None = None) -> list[list[str]]:
+        if (name or self.default_references) != SIMPEVAL_2022_REFERENCES:
+            return super().references(name)
+        table = read_lens_references(self.data_dir, f"references/{SIMPEVAL_2022_REFERENCES}")
+        missing = [item.source for item in self.items if item.source.strip().lower() not in table]
+        if missing:
+            raise UsageError(
+                f"references/{SIMPEVAL_2022_REFERENCES}/test.src lacks {len(missing)} originals of "
+                f'"{self.name}", e.g. {missing[0][:60]!r}: replace it with the LENS authors\' file'
+            )
+        return [list(table[item.source.strip().lower()]) for item in self.items]
+
+
+class WikiDA(SimplicityDA):
+    """WIKI-DA: Simplicity-DA without the outputs of SimpEval_past's 100 originals (434 items left).
+
+    LENS (Maddela et al. 2023) and Kwak et al. (2024) test on it, because LENS trained on those
+    originals. Originals are compared lower-cased, as LENS's ``mevaluate_wikida.py`` does.
+    """
+
+    name = "wiki-da"
+    description = "WIKI-DA (LENS): Simplicity-DA minus SimpEval_past's originals, 434 outputs"
+    files = (*SimplicityDA.files, *SimpEvalPast.files)
+
+    def read(self, scores_path: Path, ratings_path: Path, past_path: Path) -> Judgements:
+        full = super().read(scores_path, ratings_path)
+        seen = {row["original"].strip().lower() for row in read_rows(past_path, ("original",))}
+        keep = np.array([item.source.strip().lower() not in seen for item in full.items], dtype=bool)
+        return _subset(full, keep)
+
+
+def _subset(judgements: Judgements, keep: np.ndarray) -> Judgements:
+    """The items where ``keep`` is true, with their scores and individual ratings."""
+    new_index = np.cumsum(keep) - 1
+    ratings = {}
+    for aspect, r in judgements.ratings.items():
+        rows = keep[r.item]
+        ratings[aspect] = Ratings(new_index[r.item[rows]], r.rater[rows], r.value[rows])
+    return Judgements(
+        items=[item for item, k in zip(judgements.items, keep) if k],
+        raw={a: v[keep] for a, v in judgements.raw.items()},
+        standardized={a: v[keep] for a, v in judgements.standardized.items()},
+        ratings=ratings,
+    )
 
 
 class _LongRatings(Dataset):

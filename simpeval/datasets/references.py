@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-from simpeval.datadir import require_file
+from simpeval.datadir import read_data_text, require_file
 from simpeval.errors import UsageError
 
 TEST_SET_SIZE = 359
@@ -45,7 +45,7 @@ REFERENCE_SETS = (*_SETS, "all", "selected")
 
 def _test_set_file(path: Path) -> list[str]:
     """The lines of a file aligned with the test set; :class:`UsageError` unless there are 359."""
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_data_text(path).splitlines()
     if len(lines) != TEST_SET_SIZE:
         raise UsageError(f"{path} has {len(lines)} lines, expected {TEST_SET_SIZE}: re-fetch it")
     return lines
@@ -95,5 +95,5 @@ def test_set_lines(data_dir: Path) -> dict[str, int]:
     path = data_dir / "references/asset/asset.test.orig"
     if not path.is_file():
         return {}
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_data_text(path).splitlines()
     return {text.strip(): i for i, text in enumerate(lines)}

@@ -9,9 +9,9 @@ Modules: :mod:`~simpeval.metaeval.stats` (pure statistics), :mod:`~simpeval.meta
 offer them without importing numpy or scipy.
 """
 
-CORRELATIONS = ("pearson", "spearman", "kendall", "wmt-kendall")
+CORRELATIONS = ("pearson", "spearman", "kendall", "wmt-kendall", "lens-kendall")
 SIGNIFICANCE_TESTS = ("williams", "permutation", "none")
-SPLITS = ("quality", "system-type", "none")
+SPLITS = ("quality", "system-type", "sentence-type", "none")
 TIE_POLICIES = ("order", "exclude")
 LEVELS = ("sentence", "system")
 FORMATS = ("table", "markdown", "latex", "csv", "json")

@@ -65,6 +65,7 @@ def compute_scores(
         requested metric needs references.
     :param systems: score per system (system level) in this order; None: per item.
     """
+    from simpeval.metaeval.presets import prepare_inputs
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
@@ -74,6 +75,7 @@ def compute_scores(
     if any(r.metric.requires_references for r in requests):
         refs = dataset.references(references)
         sources = dataset.metric_sources(references or dataset.default_references)
+    sources, outputs, refs = prepare_inputs(preset, dataset, sources, outputs, refs)
     out = ComputedScores()
     if systems is None:
         result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,

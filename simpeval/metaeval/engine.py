@@ -82,12 +82,21 @@ class Settings:
     bootstrap: int = 0  # bootstrap resamples for confidence intervals; 0 = none
     ci_level: float = 0.95  # coverage of those intervals
     wmt_threshold: float = 25.0
+    lens_threshold: float = 5.0
 
 
 def _correlator(
     settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None
 ) -> Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[float, float]]:
-    """``corr(x, y, items) -> (r, p)``; ``items`` (dataset indices) locate WMT pairs."""
+    """``corr(x, y, items) -> (r, p)``; ``items`` (dataset indices) locate WMT and LENS pairs."""
+    if settings.correlation == "lens-kendall":
+        if groups is None or selection is None:
+            raise ValueError("lens-kendall needs every item's pairing group and per-rater ratings")
+
+        def lens(x: np.ndarray, y: np.ndarray, items: np.ndarray) -> tuple[float, float]:
+            return stats.lens_kendall(x, selection[items], groups[items], settings.lens_threshold), float("nan")
+
+        return lens
     if settings.correlation == "wmt-kendall":
         if groups is None:
             raise ValueError("wmt-kendall needs the source of every item (groups)")
@@ -103,6 +112,9 @@ def _correlator(
 def _rowwise(settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None, items: np.ndarray,
              human: np.ndarray):
     """``corr(matrix, human)`` per row, for the permutation test over ``items``."""
+    if settings.correlation == "lens-kendall":
+        pairs = stats.lens_pairs(selection[items], groups[items], settings.lens_threshold)
+        return lambda m, h: stats.wmt_kendall_rows(m, pairs)
     if settings.correlation == "wmt-kendall":
         chosen = None if selection is None else selection[items]
         pairs = stats.wmt_pairs(human, groups[items], settings.wmt_threshold, chosen)  # found once, not per resample
@@ -123,8 +135,10 @@ def meta_evaluate(
 
     :param human: per-item human score (nan = missing).
     :param scores: metric name -> per-item scores (nan = missing).
-    :param groups: per-item source id (required for ``wmt-kendall``).
-    :param selection: per-item scores that select WMT pairs (default: ``human``).
+    :param groups: per-item source id (required for ``wmt-kendall``); for ``lens-kendall``, the
+        pairing group (source and sentence type).
+    :param selection: per-item scores that select WMT pairs (default: ``human``); for
+        ``lens-kendall``, the items x raters matrix of raw ratings.
     """
     if settings.significance == "williams" and settings.correlation != "pearson":
         raise ValueError("the Williams test is for Pearson correlations: use the permutation test")

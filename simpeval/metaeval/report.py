@@ -1,16 +1,18 @@
 """Format a meta-evaluation as the paper's tables (metrics x splits) or as JSON records.
 
 In every table format a cell is the signed correlation of a metric with the human score on a
-split; winners (not significantly outperformed by any other metric) are bold in Markdown and
+split, followed by ``(n=...)`` when it was computed on fewer items than the split's N (a metric
+undefined on some items); winners (not significantly outperformed by any other metric) are bold in Markdown and
 LaTeX and starred in the terminal. JSON is a list of records
 ``{"metric", "split", "n", "r", "p_value", "winner", ...}``, one per (metric, split).
 """
 
 from __future__ import annotations
 
-import json
 import math
 from typing import TYPE_CHECKING
+
+from simpeval.jsontext import dumps
 
 if TYPE_CHECKING:
     from simpeval.metaeval.run import Report
@@ -61,21 +63,31 @@ def provenance(report: Report) -> list[str]:
 def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
     """``report`` in format ``fmt`` (one of :data:`FORMATS`)."""
     if fmt == "json":
-        return json.dumps(records(report), indent=2) + "\n"
-    from simpeval.tables import render
+        return dumps(records(report), indent=2) + "\n"
+    from simpeval.tables import format_cell, render
 
     result = report.result
     splits = result.splits
     sizes = {name: len(idx) for name, idx in report.split.groups.items()}
-    columns = ["metric", *(f"{s} (N={sizes[s]})" for s in splits)]
+    # a metric undefined on some items (a sparse --scores column) is correlated on fewer
+    # than the split's N items: its cell says so (CSV: an "n (split)" column after the split)
+    short = {s for s in splits if any(result.record(m, s).n != sizes[s] for m in result.metrics)}
+    columns = ["metric"]
+    for s in splits:
+        columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else [])]
     rows, emphasis = [], []
     for i, metric in enumerate(result.metrics):
-        row = [metric]
-        for j, split in enumerate(splits):
+        row: list = [metric]
+        for split in splits:
             rec = result.record(metric, split)
-            row.append(rec.r)
             if rec.winner:
-                emphasis.append((i, j + 1))
+                emphasis.append((i, len(row)))
+            if fmt == "csv":
+                row += [rec.r, *([rec.n] if split in short else [])]
+            elif rec.n != sizes[split]:
+                row.append(f"{format_cell(rec.r, digits)} (n={rec.n})")
+            else:
+                row.append(rec.r)
         rows.append(row)
     text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
     settings, *signatures = provenance(report)

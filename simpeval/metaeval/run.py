@@ -64,6 +64,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     """Run ``request`` (see the module docstring)."""
     if request.level not in LEVELS:
         raise UsageError(f'unknown level "{request.level}": choose sentence or system')
+    registry.check_preset(request.preset)
     dataset = registry.dataset_class(request.dataset)(request.data_dir)
     aspect = request.aspect or dataset.aspects[0]
     human = dataset.human_scores(aspect, raw=request.raw)
@@ -80,13 +81,19 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         for item in dataset.items:
             first_type.setdefault(item.system, item.system_type)
         unit_types, groups = [first_type[s] for s in systems], None
+    sentence_types = [item.sentence_type for item in dataset.items] if systems is None else []
     split = make_split(request.split or ("quality" if systems is None else "none"), unit_human, unit_types,
-                       request.ties)
+                       request.ties, sentence_types)
     selection = None
+    if request.settings.correlation in ("wmt-kendall", "lens-kendall") and groups is None:
+        correlation = request.settings.correlation
+        raise UsageError(f"{correlation} compares outputs of the same source: use it with --level sentence")
     if request.settings.correlation == "wmt-kendall":
-        if groups is None:
-            raise UsageError("wmt-kendall compares outputs of the same source: use it with --level sentence")
         selection = dataset.human_scores(aspect, raw=True)
+    if request.settings.correlation == "lens-kendall":
+        # LENS pairs outputs of the same original and the same sentence type, voted on by each rater
+        groups = [f"{item.source}\x00{item.sentence_type}" for item in dataset.items]
+        selection = dataset.ratings(aspect).matrix()
     try:
         result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
                                groups=groups, selection=selection)
@@ -105,8 +112,7 @@ def _gather_scores(
 
     specs = request.metrics
     if specs is None and not request.scores:
-        has_refs = references is not None and all(item.line is not None for item in dataset.items)
-        specs = default_metric_specs(registry, has_refs)
+        specs = default_metric_specs(registry, dataset.has_references(references))
     scores: dict[str, np.ndarray] = {}
     signatures: dict[str, str] = {}
     warnings: list[str] = []

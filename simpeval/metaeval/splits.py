@@ -8,6 +8,8 @@
   there and :func:`quality_split` says so. ``ties="exclude"`` is the tie-aware alternative: Low
   = below the median, High = above it, items at the median in neither.
 - ``system-type``: one group per system type, in order of first appearance, then ``All``.
+- ``sentence-type``: one group per sentence type (SimpEval_2022's Deletions, Paraphrases,
+  Splittings), in order of first appearance, then ``All`` (Maddela et al. 2023, Table 2).
 - ``none``: ``All`` only.
 """
 
@@ -56,22 +58,25 @@ def quality_split(human: np.ndarray, ties: str = "order") -> Split:
     return Split({"Low": low, "High": high, ALL: np.arange(n)}, warnings)
 
 
-def system_type_split(system_types: Sequence[str]) -> Split:
-    """One group per system type (first-appearance order), then All."""
+def system_type_split(system_types: Sequence[str], kind: str = "system") -> Split:
+    """One group per system type (or another ``kind`` of item label), first-appearance order, then All."""
     types = np.asarray(system_types)
     if not len(types) or any(t == "" for t in types):
-        return Split({ALL: np.arange(len(types))}, ["this dataset has no system types: only All is reported"])
+        return Split({ALL: np.arange(len(types))}, [f"this dataset has no {kind} types: only All is reported"])
     groups = {t: np.flatnonzero(types == t) for t in dict.fromkeys(types.tolist())}
     groups[ALL] = np.arange(len(types))
     return Split(groups)
 
 
-def make_split(kind: str, human: np.ndarray, system_types: Sequence[str], ties: str = "order") -> Split:
+def make_split(kind: str, human: np.ndarray, system_types: Sequence[str], ties: str = "order",
+               sentence_types: Sequence[str] = ()) -> Split:
     """The split called ``kind`` (one of :data:`SPLITS`)."""
     if kind == "quality":
         return quality_split(human, ties)
     if kind == "system-type":
         return system_type_split(system_types)
+    if kind == "sentence-type":
+        return system_type_split(sentence_types or [""] * len(human), "sentence")
     if kind == "none":
         return Split({ALL: np.arange(len(human))})
     raise ValueError(f"unknown split {kind!r}; expected one of {SPLITS}")

@@ -6,6 +6,8 @@ Provides:
 - :func:`rowwise_correlation`: the same for many vectors at once (resampling tests);
 - :func:`wmt_kendall`: the WMT relative-ranking Kendall-like tau over pairs of outputs of the
   same source whose human scores differ by more than a threshold (Ma et al. 2018, 2019);
+- :func:`lens_kendall`: LENS's Kendall-like tau, pairs decided by a majority of raters whose raw
+  ratings differ by more than a threshold (Maddela et al. 2023);
 - :func:`williams_test`: the Williams (1959) test for the difference of two dependent
   correlations that share one variable, as used by WMT (Graham and Baldwin 2014, D14-1020);
 - :func:`perm_both_test`: the paired permutation test PERM-BOTH (Deutsch et al. 2021,
@@ -54,6 +56,20 @@ def correlation(x: np.ndarray, y: np.ndarray, method: str = "pearson") -> tuple[
     return float(result[0]), float(result[1])
 
 
+def same_group_pairs(groups: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``(first, second)`` of item indices with equal ``groups`` values, first < second."""
+    groups = np.asarray(groups)
+    firsts, seconds = [], []
+    for group in np.unique(groups):
+        idx = np.flatnonzero(groups == group)
+        i, j = np.triu_indices(len(idx), k=1)
+        firsts.append(idx[i])
+        seconds.append(idx[j])
+    first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=int)
+    second = np.concatenate(seconds) if seconds else np.zeros(0, dtype=int)
+    return first, second
+
+
 def wmt_pairs(
     human: np.ndarray,
     groups: Sequence,
@@ -72,17 +88,35 @@ def wmt_pairs(
     """
     human = np.asarray(human, dtype=float)
     selection = human if selection is None else np.asarray(selection, dtype=float)
-    groups = np.asarray(groups)
-    firsts, seconds = [], []
-    for group in np.unique(groups):
-        idx = np.flatnonzero(groups == group)
-        i, j = np.triu_indices(len(idx), k=1)
-        firsts.append(idx[i])
-        seconds.append(idx[j])
-    first = np.concatenate(firsts) if firsts else np.zeros(0, dtype=int)
-    second = np.concatenate(seconds) if seconds else np.zeros(0, dtype=int)
+    first, second = same_group_pairs(groups)
     sign = np.sign(human[first] - human[second])
     keep = (np.abs(selection[first] - selection[second]) > threshold) & (sign != 0)
+    return first[keep], second[keep], sign[keep]
+
+
+def lens_pairs(
+    ratings: np.ndarray, groups: Sequence, threshold: float = 5.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs LENS's Kendall-like tau compares (Maddela et al. 2023, released meta-evaluation code).
+
+    Pairs are two outputs with equal ``groups`` values (LENS: the same original and the same
+    sentence type). Each rater votes on a pair with the sign of their raw-rating difference, or
+    0 when it is at most ``threshold``; the pair counts when more than half of the raters cast
+    the same vote and that vote is not 0 (otherwise it is skipped).
+
+    :param ratings: items x raters, raw ratings (0-100).
+    :returns: ``(first, second, human_sign)`` as :func:`wmt_pairs`; score them with
+        :func:`wmt_kendall_rows` (a metric tie is discordant, as in LENS).
+    """
+    ratings = np.atleast_2d(np.asarray(ratings, dtype=float))
+    first, second = same_group_pairs(groups)
+    diff = ratings[first] - ratings[second]
+    votes = np.where(np.abs(diff) <= threshold, 0.0, np.sign(diff))
+    majority = ratings.shape[1] // 2
+    sign = np.zeros(len(first))
+    for vote in (-1.0, 1.0):
+        sign[(votes == vote).sum(axis=1) > majority] = vote
+    keep = sign != 0
     return first[keep], second[keep], sign[keep]
 
 
@@ -114,6 +148,14 @@ def wmt_kendall(
     :returns: tau in [-1, 1]; nan when no pair qualifies.
     """
     return float(wmt_kendall_rows(metric, wmt_pairs(human, groups, threshold, selection))[0])
+
+
+def lens_kendall(metric: np.ndarray, ratings: np.ndarray, groups: Sequence, threshold: float = 5.0) -> float:
+    """LENS's tau: (concordant - discordant) / (concordant + discordant) over :func:`lens_pairs`.
+
+    :returns: tau in [-1, 1]; nan when no pair qualifies.
+    """
+    return float(wmt_kendall_rows(metric, lens_pairs(ratings, groups, threshold))[0])
 
 
 def williams_test(r12: float, r13: float, r23: float, n: int) -> float:

@@ -13,10 +13,12 @@ reproduced from its signature alone.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
 
@@ -41,7 +43,8 @@ class Option:
     """One setting of a metric.
 
     :param type: converts the command-line text (``-m bleu:smooth_value=0.1``) into
-        the value; ``bool`` accepts true/false/yes/no/1/0.
+        the value; ``bool`` accepts true/false/yes/no/1/0. A float must be finite
+        (``nan`` and ``inf`` would turn every score into NaN without a word).
     :param default: the value when the option is not given.
     :param help: one line for ``simpeval metrics list --options``.
     :param choices: the allowed values, if the option is an enumeration.
@@ -49,6 +52,10 @@ class Option:
         (batch size, device, progress bars), so they stay out of the signature and
         the cache key.
     :param short: the key the signature uses (defaults to the option's name).
+    :param path: the value names a model (a file, a directory or a hub id): the
+        signature shows the model's name and content hash
+        (:func:`simpeval.models.fingerprint`), never the path, so retrained weights
+        get a new cache key and signatures stay portable.
     """
 
     type: Callable[[Any], Any] = str
@@ -57,6 +64,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     in_signature: bool = True
     short: str | None = None
+    path: bool = False
 
     def parse(self, name: str, value: Any) -> Any:
         """Convert ``value`` (text from the command line, or already typed) for option ``name``."""
@@ -68,6 +76,8 @@ class Option:
         except (TypeError, ValueError):
             expected = "true or false" if self.type is bool else getattr(self.type, "__name__", "a value")
             raise UsageError(f'option "{name}" expects {expected}, got {value!r}') from None
+        if isinstance(parsed, float) and not math.isfinite(parsed):
+            raise UsageError(f'option "{name}" expects a finite number, got {value!r}')
         if self.choices is not None and parsed not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise UsageError(f'option "{name}" must be one of {allowed}, got {value!r}')
@@ -96,7 +106,9 @@ class Metric:
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
     - ``corpus_level``: True when :meth:`score_corpus` is not the mean of the sentence scores.
     - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
-    - ``version``: goes into the signature; plugins set their distribution's version.
+    - ``version``: goes into the signature. Left unset, it is the version of the
+      distribution that registered the metric (so reinstalling a changed plugin
+      never serves scores cached under the old formula).
     """
 
     name: ClassVar[str] = ""
@@ -111,7 +123,9 @@ class Metric:
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
-    version: ClassVar[str] = __version__
+    version: ClassVar[str | None] = None
+    #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
+    provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 
     def __init__(self, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(self.options))
@@ -154,9 +168,31 @@ class Metric:
         for option_name, option in self.options.items():
             value = self.settings[option_name]
             if option.in_signature and value is not None:
-                parts.append(f"{option.short or option_name}:{_format_value(value)}")
-        parts.append(f"version:{self.version}")
+                shown = self.fingerprint(option_name, value) if option.path else _format_value(value)
+                parts.append(f"{option.short or option_name}:{shown}")
+        parts.append(f"version:{self.version or self.provided_by[1]}")
         return "|".join(parts)
+
+    def fingerprint(self, option_name: str, value: Any) -> str:
+        """How the model named by path option ``option_name`` appears in the signature: ``name@hash``.
+
+        A metric whose option value is not itself the model's location (a name for a
+        shipped checkpoint, a checkpoint that names its encoder) overrides this.
+
+        :raises UsageError: when the model cannot be found.
+        """
+        return models.fingerprint(value, option=f"{self.name}:{option_name}")
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The default models of this metric that are not installed (cheap: no torch import).
+
+        ``simpeval metrics list`` shows ``weights missing`` when this is not empty.
+        """
+        return [
+            str(option.default) for option in cls.options.values()
+            if option.path and option.default is not None and not models.is_available(option.default)
+        ]
 
     # ------------------------------------------------------------------
     # Scoring
@@ -192,6 +228,51 @@ class Metric:
         per_item = self.score_sentences(sources, outputs, references, **fields)
         return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
 
+    def sentence_scores(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, list[float]]:
+        """Per-item scores, checked: the template method callers use (as sacrebleu's ``sentence_score``).
+
+        Checks the inputs (:meth:`check_inputs`), calls :meth:`score_sentences` (with the
+        per-item ``fields``) and checks its answer: every declared sub-score and no other,
+        one real number per item (NaN for undefined, never infinite). Subclasses implement
+        :meth:`score_sentences` and never repeat these checks.
+        """
+        self.check_inputs(sources, outputs, references)
+        answer = self.score_sentences(sources, outputs, references, **fields)
+        return {key: self._checked_values(key, values, len(outputs))
+                for key, values in self._checked_keys(answer).items()}
+
+    def corpus_score(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, float]:
+        """Corpus scores, checked: :meth:`check_inputs`, :meth:`score_corpus`, then one real number
+        per declared sub-score."""
+        self.check_inputs(sources, outputs, references)
+        answer = self.score_corpus(sources, outputs, references, **fields)
+        return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
+
+    def component_scores(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
+        of FKGL): :meth:`score_sentences` without a second round of checks, because the
+        composite's own :meth:`sentence_scores` checked the inputs once. Components compute
+        from the process-wide statistics caches (:mod:`simpeval.text`), so nothing is recounted.
+        """
+        return self.score_sentences(sources, outputs, references)
+
     def corpus_statistics(
         self,
         sources: Sequence[str],
@@ -216,7 +297,12 @@ class Metric:
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None,
     ) -> None:
-        """Raise :class:`UsageError` when the inputs cannot be scored by this metric."""
+        """Raise :class:`UsageError` when the inputs cannot be scored by this metric: lists of
+        strings of one length, and references (one list of strings per item, of any length)
+        when the metric needs them."""
+        for what, texts in (("sources", sources), ("outputs", outputs)):
+            if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
+                raise UsageError(f'metric "{self.name}" needs {what} as a list of strings')
         if len(sources) != len(outputs):
             raise UsageError(
                 f"{len(sources)} sources but {len(outputs)} outputs: give one output per source line"
@@ -232,9 +318,54 @@ class Metric:
                 f"{len(references)} reference items but {len(outputs)} outputs: "
                 "give one line per output in every reference file"
             )
+        for i, refs in enumerate(references):
+            if isinstance(refs, str) or not all(isinstance(r, str) for r in refs):
+                raise UsageError(f'metric "{self.name}" needs the references of item {i} as a list of strings')
+
+    def _checked_keys(self, answer: Any) -> dict[str, Any]:
+        """``answer`` if it is a dict with exactly the declared sub-scores, else :class:`MetricError`."""
+        if not isinstance(answer, dict):
+            raise MetricError(self, f"returned {type(answer).__name__}, not a dict of sub-scores")
+        declared = self.score_names()
+        missing = [k for k in declared if k not in answer]
+        if missing:
+            raise MetricError(self, f"returned no {', '.join(missing)} score")
+        extra = [k for k in answer if k not in declared]
+        if extra:
+            raise MetricError(self, f'returned sub-score "{extra[0]}", which it does not declare in sub_scores')
+        return {key: answer[key] for key in declared}
+
+    def _checked_values(self, key: str, values: Any, n: int) -> list[float]:
+        """``values`` as ``n`` floats, or :class:`MetricError`: real numbers only, NaN allowed (undefined)."""
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+            raise MetricError(self, f"returned {type(values).__name__} for {key}, not a list of numbers")
+        if len(values) != n:
+            raise MetricError(self, f"returned {len(values)} {key} scores for {n} items")
+        checked = []
+        for value in values:
+            if not isinstance(value, numbers.Real):
+                raise MetricError(self, f"returned a {type(value).__name__} ({value!r:.40}) as a {key} score")
+            if math.isinf(value):
+                raise MetricError(self, f"returned an infinite {key} score")
+            checked.append(float(value))
+        return checked
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.signature()}>"
+
+
+class MetricError(UsageError):
+    """A metric answered something that is not a score (wrong count, a string, no value, ...).
+
+    The message names the metric and who provides it, so that a bug in a third-party
+    plugin is reported against that plugin, with the way to switch it off.
+    """
+
+    def __init__(self, metric: Metric, problem: str) -> None:
+        distribution, version, plugin = metric.provided_by
+        remedy = ("report it to simpeval's authors" if distribution == "simpeval" else
+                  f"report it to the authors of {distribution} or switch it off with -p no:{plugin}")
+        super().__init__(f'metric "{metric.name}" ({distribution} {version}) {problem}: {remedy}')
 
 
 def _format_value(value: Any) -> str:

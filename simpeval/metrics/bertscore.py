@@ -74,7 +74,7 @@ class BertScore(Metric):
     requires_references = True
     neural = True
     options = {
-        "model": Option(str, DEFAULT_MODEL, "model name or local directory"),
+        "model": Option(str, DEFAULT_MODEL, "model name or local directory", path=True),
         "layer": Option(int, None, "hidden layer (default: bert_score's, or the last)"),
         "rescale": Option(bool, None, "rescale with bert_score's baseline (default: if one exists)"),
         "tokenizer": Option(
@@ -107,7 +107,6 @@ class BertScore(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         if any(len(refs) == 0 for refs in references):
             raise UsageError("bertscore needs at least one reference per item: check --refs")
         if not outputs:

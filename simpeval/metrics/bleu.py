@@ -177,6 +177,9 @@ CORPUS_OPTIONS: dict[str, Option] = {
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
 }
+FORMULA_OPTION = Option(str, None, "nltk-gleu: LENS's \"BLEU\", NLTK's GLEU on lower-cased NLTK tokens, "
+                        "ignoring the options above (see simpeval.metrics.lens2023); unset: BLEU",
+                        choices=("nltk-gleu",))
 METAEVAL_2021: dict[str, Any] = {
     "tokenizer": "moses",
     "lowercase": False,
@@ -200,8 +203,15 @@ class Bleu(Metric):
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
     corpus_level = True
-    options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
-    presets = {"metaeval-2021": METAEVAL_2021}
+    options = {
+        **SENTENCE_OPTIONS,
+        **CORPUS_OPTIONS,
+        "formula": FORMULA_OPTION,
+    }
+    presets = {
+        "metaeval-2021": METAEVAL_2021,
+        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "formula": "nltk-gleu"},
+    }
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -234,7 +244,6 @@ class Bleu(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[BleuStats]:
         """Per-item statistics, cached process-wide (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
         return [
             bleu_stats(output, refs, self.tokenizer, self.lowercase)
@@ -248,8 +257,19 @@ class Bleu(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[float]:
         """Sentence BLEU per item (what ``score_sentences`` reports, as a plain list)."""
+        if self.formula == "nltk-gleu":
+            from simpeval.metrics.lens2023 import gleu_from_stats
+
+            return [gleu_from_stats(*stats) for stats in self._gleu_stats(sources, outputs, references)]
         smoothing = self.sentence_smoothing
         return [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]
+
+    def _gleu_stats(self, sources, outputs, references) -> list[tuple[int, int]]:
+        from simpeval.metrics.lens2023 import gleu_stats
+
+        self.check_inputs(sources, outputs, references)
+        targets = self._references(sources, references)
+        return [gleu_stats(output, refs) for output, refs in zip(outputs, targets)]
 
     def score_sentences(
         self,
@@ -265,6 +285,11 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
+        if self.formula == "nltk-gleu":
+            from simpeval.metrics.lens2023 import gleu_from_stats
+
+            matches, n_all = (sum(column) for column in zip(*self._gleu_stats(sources, outputs, references)))
+            return {self.name: gleu_from_stats(matches, n_all) if outputs else math.nan}
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {self.name: math.nan}
@@ -310,7 +335,7 @@ class SentBleu(Bleu):
     sub_scores = ("sent-bleu",)
     description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
     corpus_level = False
-    options = SENTENCE_OPTIONS
+    options = {**SENTENCE_OPTIONS, "formula": FORMULA_OPTION}
 
     def __init__(self, **settings: Any) -> None:
         Metric.__init__(self, **settings)

@@ -80,14 +80,25 @@ class Fkgl(Metric):
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
     corpus_level = True
-    options = FKGL_OPTIONS
-    presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
+    options = {
+        **FKGL_OPTIONS,
+        "formula": Option(str, None, "textstat-0.7.3: as LENS computed it, ignoring the options above "
+                          "(see simpeval.metrics.lens2023); unset: EASSE's", choices=("textstat-0.7.3",)),
+    }
+    presets = {
+        "metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True},
+        "lens-2023": {"tokenizer": "none", "lowercase": False, "clip": False, "formula": "textstat-0.7.3"},
+    }
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, cached process-wide."""
         return [readability_counts(text, self.tokenizer, self.lowercase) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:
+        if self.formula == "textstat-0.7.3":
+            from simpeval.metrics.lens2023 import textstat_fkgl
+
+            return [textstat_fkgl(text) for text in texts]
         return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
 
     def score_sentences(
@@ -96,7 +107,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         return {self.name: self.grades(outputs)}
 
     def score_corpus(
@@ -105,7 +115,8 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        self.check_inputs(sources, outputs, references)
+        if self.formula == "textstat-0.7.3":
+            return {self.name: self.grades([" ".join(outputs)])[0]}
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 

@@ -153,6 +153,8 @@ class Sari(Metric):
             str, "f1", "deletion score: f1 or precision", choices=DELETION_SCORES, short="del"
         ),
         "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
+        "formula": Option(str, None, "lens-2023: Wei Xu's script as LENS ships it, ignoring the options "
+                          "above (see simpeval.metrics.lens2023); unset: EASSE's", choices=("lens-2023",)),
     }
     presets: dict[str, dict[str, Any]] = {
         "metaeval-2021": {
@@ -160,7 +162,8 @@ class Sari(Metric):
             "lowercase": False,
             "deletion": "precision",
             "paper_version": False,
-        }
+        },
+        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "deletion": "precision", "formula": "lens-2023"},
     }
 
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
@@ -172,7 +175,6 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, cached process-wide (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         return [
             sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
             for source, output, refs in zip(sources, outputs, references)
@@ -193,6 +195,11 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
+        if self.formula == "lens-2023":
+            from simpeval.metrics.lens2023 import lens_sari
+
+            values = [lens_sari(s, o, refs) for s, o, refs in zip(sources, outputs, references)]
+            return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
@@ -202,6 +209,8 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
+        if self.formula == "lens-2023":  # LENS reports sentence scores only: their mean
+            return super().score_corpus(sources, outputs, references)
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}

@@ -20,6 +20,7 @@ _TOKENIZERS: dict[str, str] = {
     "13a": "simpeval.tokenizers.mteval:Tokenizer13a",
     "intl": "simpeval.tokenizers.mteval:TokenizerIntl",
     "moses": "simpeval.tokenizers.moses:MosesTokenizer",
+    "nltk": "simpeval.tokenizers.nltk_word:NltkWordTokenizer",
 }
 
 TOKENIZER_NAMES: tuple[str, ...] = tuple(_TOKENIZERS)

@@ -49,7 +49,6 @@ class CEScoreMetric(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         scores = [cescore(src, out, self.ignore_zero_sentences) for src, out in zip(sources, outputs)]
         return {
             "cescore": [s.ce for s in scores],
@@ -75,7 +74,6 @@ class TextSimplicityMetric(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         units = [analyse(out).units for out in outputs]
         return {
             "cescore-tss": [text_simplicity(out) for out in outputs],
@@ -112,7 +110,6 @@ class SemiMatchMetric(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         orders = range(self.min_n, self.max_n + 1)
         scores = []
         for src, out in zip(sources, outputs):

@@ -63,7 +63,7 @@ def test_bad_input_is_a_usage_error(registry):
     with pytest.raises(UsageError, match=r"got 5\.\.4: pass min_n=N,max_n=M with 2 <= N <= M"):
         registry.create_metric("cescore-semimatch", {"min_n": "5", "max_n": "4"})
     with pytest.raises(UsageError, match="outputs"):
-        registry.create_metric("cescore").score_sentences(SOURCES, OUTPUTS[:1])
+        registry.create_metric("cescore").sentence_scores(SOURCES, OUTPUTS[:1])
 
 
 def test_semimatch_needs_no_nltk():

@@ -11,51 +11,30 @@ from __future__ import annotations
 
 import functools
 import logging
-import os
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 logger = logging.getLogger("simpeval.faithfulness")
 
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def hub_offline() -> bool:
-    """True when ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) forbids downloads."""
-    return any(
-        os.environ.get(var, "").strip().lower() in _TRUE
-        for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-    )
-
-
 @functools.lru_cache(maxsize=2)
 def load_nli(model: str, device: str = "cpu") -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
-    """Load the tokenizer and sequence-classification model ``model`` (hub name or local directory).
+    """Load the tokenizer and sequence-classification model ``model`` (local directory or hub-cache name).
 
-    Cached, so the metrics of one run share one copy of the weights. With
-    ``HF_HUB_OFFLINE=1`` only local files and the hub cache are read.
+    Cached, so the metrics of one run share one copy of the weights. Found and
+    loaded by :mod:`simpeval.models`: offline, and never running code from the model directory.
 
     :raises UsageError: when the weights cannot be found or read.
     """
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    local_only = hub_offline() or os.path.isdir(model)
-    try:
-        # The weights first: when they are missing, that is the one failure worth waiting for.
-        nli = AutoModelForSequenceClassification.from_pretrained(model, local_files_only=local_only)
-        tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local_only)
-    except (OSError, ValueError) as exc:
-        raise UsageError(
-            f'NLI weights not available for "{model}": pass model=PATH '
-            "(a directory saved with save_pretrained) or allow the hub download"
-        ) from exc
+    # The weights first: when they are missing, that is the one failure worth reporting.
+    nli = models.load_transformers(model, "sequence-classification", option="model")
+    tokenizer = models.load_transformers(model, "tokenizer", option="model")
     try:
         nli = nli.to(device)
     except (RuntimeError, AssertionError) as exc:  # unknown device name, or torch built without CUDA

@@ -37,6 +37,9 @@ def _read_lines(path: Path) -> list[str]:
         return Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}; check the path") from exc
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                         "convert it, e.g. iconv -f latin1 -t utf-8") from None
 
 
 def read_parallel(orig_path: Path, simp_paths: Sequence[Path]) -> list[Pair]:

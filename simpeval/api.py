@@ -1,0 +1,140 @@
+"""The Python API: :func:`evaluate` and :func:`meta_evaluate`, the two jobs of the command line as calls.
+
+Both build a registry of the installed plugins (or take one), run the same library code as
+``simpeval evaluate`` and ``simpeval meta-evaluate`` and return its result objects, so a score
+from Python equals the CLI's and carries the same signature. Everything heavy is imported inside
+the functions: ``import simpeval`` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
+    from simpeval.metaeval.run import Report
+    from simpeval.registry import Registry
+    from simpeval.runner import EvaluationResult
+
+# ``simpeval evaluate``'s metrics when none are named.
+DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
+DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
+
+
+def evaluate(
+    orig: Sequence[str],
+    sys: Sequence[str],
+    refs: Sequence[Sequence[str]] | None = None,
+    metrics: str | Iterable[str] | None = None,
+    *,
+    preset: str | None = None,
+    sentence_level: bool = False,
+    cache: bool | str | os.PathLike | ScoreCache = True,
+    registry: Registry | None = None,
+) -> EvaluationResult:
+    """Score the system outputs ``sys`` of the sentences ``orig``, as ``simpeval evaluate`` does.
+
+    :param orig: the original sentences.
+    :param sys: one output per original.
+    :param refs: reference *streams*, as ``--refs`` files are: ``refs[k][i]`` is the k-th reference of
+        item i (each stream as long as ``sys``), like sacrebleu's and EASSE's ``refs_sents``.
+    :param metrics: metric specs as ``-m`` takes them (``["bleu", "sari:tokenizer=moses"]`` or
+        ``"bleu,sari"``); default ``bleu,sari,fkgl`` with references, ``fkgl`` without.
+    :param preset: settings of a published setup, e.g. ``"metaeval-2021"``.
+    :param sentence_level: also return one score per item (``result.sentence_scores``).
+    :param cache: True: the score cache (``$SIMPEVAL_CACHE_DIR`` or ``~/.cache/simpeval``); a
+        directory; a :class:`~simpeval.cache.ScoreCache`; False: none.
+    :param registry: the plugins to use (default: every installed one).
+    :returns: :class:`~simpeval.runner.EvaluationResult`: ``corpus_scores`` and ``signatures``
+        keyed by sub-score name (``result.corpus_scores["sari"]``, ``result.signatures["sari"]``).
+    :raises simpeval.UsageError: on lists of different lengths or unknown metrics.
+    """
+    from simpeval.errors import UsageError
+    from simpeval.runner import evaluate as run_evaluation
+    from simpeval.runner import resolve_metrics
+
+    lengths = [("orig", len(orig)), ("sys", len(sys)), *((f"refs[{k}]", len(r)) for k, r in enumerate(refs or []))]
+    if len({n for _, n in lengths}) > 1:
+        raise UsageError("inputs differ in length (" + ", ".join(f"{name}: {n}" for name, n in lengths)
+                         + "): give one output and one line of each reference stream per original")
+    references = [list(item) for item in zip(*refs)] if refs else None
+    if metrics is None:
+        metrics = DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS
+    specs = [metrics] if isinstance(metrics, str) else list(metrics)
+    requests = resolve_metrics(registry or _registry(), specs, preset)
+    return run_evaluation(requests, list(orig), list(sys), references, sentence_level=sentence_level,
+                          corpus_level=True, cache=_cache(cache))
+
+
+def meta_evaluate(
+    dataset: str,
+    metrics: str | Iterable[str] | None = None,
+    *,
+    aspect: str | None = None,
+    raw: bool = False,
+    references: str | None = None,
+    level: str = "sentence",
+    split: str | None = None,
+    ties: str = "order",
+    correlation: str = "pearson",
+    significance: str | None = None,
+    alpha: float = 0.05,
+    resamples: int = 1000,
+    bootstrap: int = 0,
+    seed: int = 0,
+    scores: Iterable[str | os.PathLike] = (),
+    score_columns: Iterable[str] | None = None,
+    preset: str | None = None,
+    data_dir: str | os.PathLike | None = None,
+    cache: bool | str | os.PathLike | ScoreCache = True,
+    registry: Registry | None = None,
+) -> Report:
+    """Correlate metrics with a dataset's human judgements, as ``simpeval meta-evaluate`` does.
+
+    Every keyword is the command's option of the same name (see ``docs/meta-evaluation.md``);
+    ``significance`` defaults to ``williams`` for Pearson and ``permutation`` otherwise, and
+    ``data_dir`` to ``$SIMPEVAL_DATA_DIR``.
+
+    :returns: :class:`~simpeval.metaeval.run.Report`; ``report.result.record("bleu", "All").r`` is
+        BLEU's signed correlation on the whole dataset, ``.winner`` whether no metric beats it
+        significantly, and ``report.signatures`` each metric's signature.
+    """
+    from pathlib import Path
+
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.metaeval.engine import Settings
+    from simpeval.metaeval.run import Request, run_meta_evaluation
+
+    if significance is None:
+        significance = "williams" if correlation == "pearson" else "permutation"
+    request = Request(
+        dataset=dataset,
+        data_dir=resolve_data_dir(data_dir),
+        metrics=None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
+        aspect=aspect, raw=raw, references=references, level=level, split=split, ties=ties,
+        settings=Settings(correlation=correlation, significance=significance, alpha=alpha, resamples=resamples,
+                          bootstrap=bootstrap),
+        scores=[Path(p) for p in scores],
+        score_columns=None if score_columns is None else list(score_columns),
+        preset=preset, seed=seed, cache=_cache(cache),
+    )
+    return run_meta_evaluation(registry or _registry(), request)
+
+
+def _registry() -> Registry:
+    from simpeval.registry import load_registry
+
+    return load_registry()
+
+
+def _cache(cache: bool | str | os.PathLike | ScoreCache) -> ScoreCache | None:
+    """``cache`` as the runner takes it: True is the default cache directory, False none."""
+    from simpeval.cache import ScoreCache
+
+    if isinstance(cache, ScoreCache) or cache is None:
+        return cache
+    if cache is False:
+        return None
+    return ScoreCache(None if cache is True else cache)

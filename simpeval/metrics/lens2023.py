@@ -1,0 +1,198 @@
+"""The conventional metrics as LENS's released meta-evaluation code computes them (``--preset lens-2023``).
+
+Maddela et al. (2023) and Kwak et al. (2024, Table 1) report FKGL, "BLEU" and SARI from the LENS
+repository's ``experiments/meta_evaluation``; each differs from EASSE's metric of the same name:
+
+- **FKGL** is textstat 0.7.3's ``flesch_kincaid_grade``: punctuation removed, words are
+  whitespace tokens, syllables are pyphen (``en_US``) hyphenation points + 1 per word, sentences
+  are runs of text up to ``.``, ``!`` or ``?`` (those of at most two words not counted), the average
+  sentence length and syllables per word rounded to one decimal before the formula, the grade
+  rounded to one decimal as textstat rounds (``floor(10 x + 0.5)``, ``floor(10 x - 0.5)`` below
+  zero, so -2.62 becomes -2.7) and not clipped;
+- **"BLEU"** is NLTK's sentence GLEU (Wu et al. 2016): n-grams of orders 1-4 pooled,
+  matches / max(output n-grams, reference n-grams), the reference giving the best ratio,
+  on lower-cased ``nltk.word_tokenize`` tokens;
+- **SARI** is Wei Xu's script as LENS ships it: lower-cased NLTK tokens, keep and addition F1,
+  deletion precision, averaged over orders 1-4 per operation; one change in LENS's copy: an added
+  n-gram that the references have only counts when one of its tokens is not a token of the
+  original or its tokens are not a subsequence of the original's whitespace-separated words.
+
+The texts are prepared as LENS's data loaders prepare them: see :func:`remove_tokenization_artifacts`
+and :mod:`simpeval.metaeval.presets`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from simpeval.text import ngram_counts
+
+MAX_ORDER = 4
+_NON_WORD = re.compile(r"[^\w\s]")
+_SENTENCE = re.compile(r"\b[^.!?]+[.!?]*")
+
+
+def remove_tokenization_artifacts(output: str, original: str) -> str:
+    """LENS's clean-up of a system output: split markers dropped, tokenised punctuation re-attached.
+
+    ``||`` and ``<SEP>`` markers become spaces; a punctuation token between two words is glued
+    back to its neighbours (both, else the left, else the right one) where the original has them
+    glued. LENS passes the *lower-cased* original and lower-cases the result afterwards.
+    """
+    output = output.replace(" || ", " ").replace("||", "").replace(" <SEP> ", " ")
+    tokens = output.split()
+    cleaned = output
+    for i in range(1, len(tokens) - 1):
+        token = tokens[i]
+        if token not in string.punctuation:  # a substring test, as in LENS ("()" counts)
+            continue
+        before, after = tokens[i - 1], tokens[i + 1]
+        if before + token + after in original:
+            cleaned = cleaned.replace(f"{before} {token} {after}", before + token + after)
+        elif before + token in original:
+            cleaned = cleaned.replace(f"{before} {token}", before + token)
+        elif token + after in original:
+            cleaned = cleaned.replace(f"{token} {after}", token + after)
+    return cleaned
+
+
+# ----------------------------------------------------------------------
+# FKGL (textstat 0.7.3)
+# ----------------------------------------------------------------------
+
+
+def _legacy_round(number: float, points: int) -> float:
+    """textstat's rounding: ``floor(x * 10**points +- 0.5)``, the sign of ``x`` choosing +-."""
+    p = 10**points
+    return float(math.floor(number * p + math.copysign(0.5, number))) / p
+
+
+@lru_cache(maxsize=1)
+def _hyphenator():  # noqa: ANN202 - pyphen is imported lazily
+    import pyphen
+
+    return pyphen.Pyphen(lang="en_US")
+
+
+def _words(text: str) -> list[str]:
+    return _NON_WORD.sub("", text).split()
+
+
+def textstat_counts(text: str) -> tuple[int, int, int]:
+    """``(sentences, words, syllables)`` as textstat 0.7.3 counts them."""
+    words = _words(text)
+    pieces = _SENTENCE.findall(text)
+    sentences = max(1, len(pieces) - sum(len(_words(piece)) <= 2 for piece in pieces))
+    hyphenator = _hyphenator()
+    syllables = sum(len(hyphenator.positions(word)) + 1 for word in _words(text.lower()))
+    return sentences, len(words), syllables
+
+
+def textstat_fkgl(text: str) -> float:
+    """textstat 0.7.3's ``flesch_kincaid_grade(text)``."""
+    sentences, words, syllables = textstat_counts(text)
+    sentence_length = _legacy_round(words / sentences, 1)
+    syllables_per_word = _legacy_round(syllables / words, 1) if words else 0.0
+    return _legacy_round(0.39 * sentence_length + 11.8 * syllables_per_word - 15.59, 1)
+
+
+# ----------------------------------------------------------------------
+# GLEU (NLTK)
+# ----------------------------------------------------------------------
+
+
+def _pooled_ngrams(text: str) -> Counter:
+    """Counts of every n-gram of orders 1-4 of the lower-cased NLTK tokens (NLTK's ``everygrams``)."""
+    pooled: Counter = Counter()
+    for counts in ngram_counts(text, "nltk", True, MAX_ORDER):
+        pooled.update(counts)
+    return pooled
+
+
+def gleu_stats(output: str, references: Sequence[str]) -> tuple[int, int]:
+    """``(matches, n_all)`` of the reference with the best ratio; ``(0, 0)`` if none has n-grams."""
+    hyp = _pooled_ngrams(output)
+    hyp_total = sum(hyp.values())
+    best: tuple[int, int] | None = None
+    for reference in references:
+        ref = _pooled_ngrams(reference)
+        n_all = max(hyp_total, sum(ref.values()))
+        if n_all == 0:
+            continue
+        matches = sum((hyp & ref).values())
+        if best is None or matches / n_all > best[0] / best[1]:
+            best = (matches, n_all)
+    return best or (0, 0)
+
+
+def gleu_from_stats(matches: int, n_all: int) -> float:
+    """GLEU in [0, 1]; 0 when there is nothing to compare."""
+    return matches / n_all if n_all else 0.0
+
+
+# ----------------------------------------------------------------------
+# SARI (Wei Xu's script, LENS's copy)
+# ----------------------------------------------------------------------
+
+
+def _is_subsequence(needle: Sequence[str], haystack: Sequence[str]) -> bool:
+    found = 0
+    for token in haystack:
+        if found < len(needle) and needle[found] == token:
+            found += 1
+    return found == len(needle)
+
+
+def _f1(precision: float, recall: float) -> float:
+    return 2 * precision * recall / (precision + recall) if precision > 0 or recall > 0 else 0.0
+
+
+def _sari_order(source: Counter, output: Counter, refs: Counter, n_refs: int,
+                source_tokens: set[str], source_words: list[str]) -> tuple[float, float, float]:
+    """``(keep F1, deletion precision, addition F1)`` of one n-gram order."""
+    source_rep = Counter({g: c * n_refs for g, c in source.items()})
+    output_rep = Counter({g: c * n_refs for g, c in output.items()})
+
+    keep = source_rep & output_rep
+    keep_good = keep & refs
+    keep_all = source_rep & refs
+    keep_p = sum(keep_good[g] / keep[g] for g in keep_good) / len(keep) if keep else 0.0
+    keep_r = sum(keep_good[g] / keep_all[g] for g in keep_good) / len(keep_all) if keep_all else 0.0
+
+    deleted = source_rep - output_rep
+    deleted_good = deleted - refs
+    del_p = sum(deleted_good[g] / deleted[g] for g in deleted_good) / len(deleted) if deleted else 0.0
+
+    added = set(output) - set(source)
+    added_all = set(refs) - set(source)
+    added_good = {
+        g for g in added & set(refs)
+        if any(token not in source_tokens for token in g) or not _is_subsequence(g, source_words)
+    }
+    add_p = len(added_good) / len(added) if added else 0.0
+    add_r = len(added_good) / len(added_all) if added_all else 0.0
+    return _f1(keep_p, keep_r), del_p, _f1(add_p, add_r)
+
+
+def lens_sari(source: str, output: str, references: Sequence[str]) -> tuple[float, float, float, float]:
+    """``(sari, add, keep, delete)``, each 0-100, for one output (LENS's ``SARIsent``, precision variant)."""
+    per_order = []
+    source_counts = ngram_counts(source, "nltk", True, MAX_ORDER)
+    output_counts = ngram_counts(output, "nltk", True, MAX_ORDER)
+    ref_counts = [ngram_counts(ref, "nltk", True, MAX_ORDER) for ref in references]
+    source_words = source.lower().split()
+    for n in range(MAX_ORDER):
+        refs: Counter = Counter()
+        for counts in ref_counts:
+            refs.update(counts[n])
+        # LENS's "tokens of the original" are those inside its n-grams of this order
+        source_tokens = {token for gram in source_counts[n] for token in gram}
+        per_order.append(_sari_order(Counter(source_counts[n]), Counter(output_counts[n]), refs,
+                                     len(references), source_tokens, source_words))
+    keep, delete, add = (100.0 * sum(order[k] for order in per_order) / MAX_ORDER for k in range(3))
+    return (keep + delete + add) / 3, add, keep, delete

@@ -1,0 +1,100 @@
+"""Word-level operations (EASSE's ``--analysis``) as metrics, over :mod:`simpeval.analysis`.
+
+- ``ops``: the proportions of the original's words an output keeps (``ops-kept``), deletes,
+  replaces and moves, and of its own words it adds (``ops-added``); the corpus score pools the
+  counts of all items (so a long sentence weighs more than a short one).
+- ``ops-f1``: how well those operations agree with the references', as EASSE's annotator
+  reports it: per operation, the F1 (0-100) of the original's labels from the output against
+  those from each reference, the best reference per item, averaged over items.
+
+Both tokenise with ``tokenizer`` (13a) and compare words lower-cased.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import simpeval
+from simpeval.analysis import (
+    ADDED,
+    SOURCE_OPERATIONS,
+    operation_counts,
+    proportions_from_counts,
+    reference_agreement,
+)
+from simpeval.metrics.base import Metric, Option
+from simpeval.text import tokenize
+from simpeval.tokenizers import TOKENIZER_NAMES
+
+_TOKENIZER = {"tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok")}
+
+
+class Operations(Metric):
+    """Proportions of words kept, deleted, replaced, moved (of the original) and added (of the output)."""
+
+    name = "ops"
+    sub_scores = tuple(f"ops-{op}" for op in (*SOURCE_OPERATIONS, ADDED))
+    description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
+    corpus_level = True
+    options = _TOKENIZER
+    lower_is_better = frozenset({"ops-kept"})
+
+    def corpus_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]]:
+        self.check_inputs(sources, outputs, references)
+        return [operation_counts(tokenize(s, self.tokenizer), tokenize(o, self.tokenizer))
+                for s, o in zip(sources, outputs)]
+
+    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        return {f"ops-{op}": value for op, value in proportions_from_counts(totals).items()}
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        per_item = [self.score_from_statistics(c) for c in self.corpus_statistics(sources, outputs, references)]
+        return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
+
+    def score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, float]:
+        counts = self.corpus_statistics(sources, outputs, references)
+        return self.score_from_statistics([sum(column) for column in zip(*counts)] if counts else [0] * 7)
+
+
+class OperationsF1(Metric):
+    """Agreement of the output's operations with the references' (EASSE's word-level analysis report)."""
+
+    name = "ops-f1"
+    sub_scores = tuple(f"ops-f1-{op}" for op in SOURCE_OPERATIONS)
+    description = "F1 of the output's word operations against the references' (EASSE's annotator)"
+    requires_references = True
+    options = _TOKENIZER
+
+    def score_sentences(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        scores: dict[str, list[float]] = {key: [] for key in self.sub_scores}
+        for source, output, refs in zip(sources, outputs, references):
+            f1 = reference_agreement(tokenize(source, self.tokenizer), tokenize(output, self.tokenizer),
+                                     [tokenize(r, self.tokenizer) for r in refs])
+            for op in SOURCE_OPERATIONS:
+                scores[f"ops-f1-{op}"].append(100.0 * f1[op])
+        return scores
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [Operations, OperationsF1]

