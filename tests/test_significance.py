@@ -129,3 +129,17 @@ def test_bleu_paired_tests_equal_sacrebleus(bleu_systems, test_type, monkeypatch
         if test_type == "bs":
             assert ours.interval.mean == pytest.approx(theirs.mean, abs=1e-3)  # sacrebleu sums in float32
             assert (ours.interval.high - ours.interval.low) / 2 == pytest.approx(theirs.ci, abs=1e-3)
+
+
+def test_chunked_swaps_equal_one_draw(monkeypatch):
+    # a corpus large enough to be chunked still gets the swaps of a single draw (sacrebleu's)
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 5000)
+    base, system = np.random.default_rng(10).random((2, 333))
+    base_stats, scorer = sig.mean_statistics(base)
+    sys_stats, _ = sig.mean_statistics(system)
+    (chunked,) = sig.approximate_randomization(base_stats, sys_stats, scorer, np.random.default_rng(3), 100, 10)
+    swaps = np.random.default_rng(3).integers(2, size=(100, 333), dtype=bool)
+    pseudo_a = np.where(swaps, base, system).mean(axis=1)
+    pseudo_b = np.where(swaps, system, base).mean(axis=1)
+    expected = sig.p_value(np.abs(pseudo_a - pseudo_b), abs(system.mean() - base.mean()))
+    assert chunked.p_value == expected
