@@ -58,8 +58,9 @@ def main() -> None:
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (args.docs / "report.md").write_text(f"""# `simpeval report`
 
-One self-contained file about one or several systems: the metrics table (with `--paired-bs` or
-`--paired-ar`, each system's p-value against the first, `*` below 0.05), the quality-estimation
+One self-contained file about one or several systems: the metrics table (with several systems,
+each system's p-value against the first, `*` below 0.05: paired bootstrap resampling by default or
+with `--paired-bs`, approximate randomization with `--paired-ar`, none with `--no-paired`), the quality-estimation
 features (`qe`) and word operations (`ops`), plots (distributions of compression ratio,
 Levenshtein similarity and each metric's sentence-level scores per system; the share of the
 source's words kept, deleted, replaced and moved), and samples: random items and the best and

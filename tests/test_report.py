@@ -119,3 +119,17 @@ def test_bad_input_is_one_line(data_dir, tmp_path):
                  "-m", "bleu", "--sample-metric", "sari", "-o", tmp_path / "r.html")
     assert metric.exit_code == 2
     assert metric.output.strip() == 'Error: --sample-metric "sari" is not among the scores: choose one of bleu'
+
+
+def test_several_systems_are_tested_against_the_first_by_default(data_dir, tmp_path):
+    systems = ["--sys", data_dir / SYSTEMS / "ACCESS", "--sys", data_dir / SYSTEMS / "UNTS"]
+    tested = run("report", "-t", "asset_test", "--data-dir", data_dir, *systems, "-m", "fkgl", "--samples", "0",
+                 "--format", "markdown")
+    assert tested.exit_code == 0, tested.output
+    assert ("Each system against the first (ACCESS): paired bootstrap resampling, 1,000 resamples; "
+            "* marks p < 0.05.") in tested.stdout.splitlines()
+    plain = run("report", "-t", "asset_test", "--data-dir", data_dir, *systems, "-m", "fkgl", "--samples", "0",
+                "--format", "markdown", "--no-paired")
+    assert "p = " not in plain.stdout and "Each system" not in plain.stdout
+    both = run("report", "-t", "asset_test", "--data-dir", data_dir, *systems, "--no-paired", "--paired-ar")
+    assert both.exit_code == 2 and both.output.startswith("Error: --no-paired turns the paired test off")

