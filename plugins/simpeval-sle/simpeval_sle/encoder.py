@@ -1,15 +1,15 @@
-"""The frozen sentence encoder: local weights loaded offline by the core, mean-pooled embeddings.
+"""The frozen sentence encoder: mean-pooled embeddings through the core's encoding service.
 
 SLE's regression head reads one vector per sentence. The encoder is never
-trained here, so its embeddings are computed once per distinct sentence, in
-length-sorted batches (little padding), and reused by every epoch and every
-metric in the process. This is the only module that loads encoder weights.
+trained here, so :mod:`simpeval.encoding` computes each distinct sentence once,
+in length-sorted batches (little padding), and every epoch and every metric in
+the process reuses it; :mod:`simpeval.models` loads the weights offline. This is
+the only module of the plugin that touches encoder weights.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from simpeval import UsageError
@@ -34,37 +34,37 @@ def resolve_encoder(name: str) -> str:
     return str(locate(name, option="encoder"))
 
 
-@lru_cache(maxsize=2)
-def load_encoder(name: str):
-    """``(tokenizer, model)`` for ``name`` through :mod:`simpeval.models` (offline, no remote code),
-    in evaluation mode; loaded once per process."""
-    from simpeval.models import load_transformers
+def sentence_encoder(name: str, batch_size: int = 64):
+    """The core's shared :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled
+    last-layer states: loaded once (offline, no remote code) and each distinct sentence encoded once
+    per process, in length-sorted batches, whichever metric or trainer asks."""
+    from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
 
-    path = resolve_encoder(name)
-    tokenizer = load_transformers(path, "tokenizer", option="encoder")
-    return tokenizer, load_transformers(path, "model", option="encoder").eval()
+    def build() -> TextEncoder:
+        tokenizer, model, device = load_pretrained(resolve_encoder(name), option="encoder")
+
+        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
+            ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
+            return [{"input_ids": row} for row in ids]
+
+        return TextEncoder(model, tokenize, _mean_pooled, pad_id=tokenizer.pad_token_id, device=device,
+                           batch_size=batch_size, description="SLE sentences")
+
+    return shared_encoder(("sle-mean-pooled", name, MAX_LENGTH), build)
+
+
+def _mean_pooled(model, batch):
+    """Mean of the last layer's states over each row's real tokens."""
+    hidden = model(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
 
 
 def embed(name: str, sentences: Sequence[str], batch_size: int = 64) -> np.ndarray:
-    """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32).
-
-    Each distinct sentence is encoded once; batches are sorted by length.
-    """
+    """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32)."""
     import numpy as np
-    import torch
 
-    tokenizer, model = load_encoder(name)
-    unique = list(dict.fromkeys(sentences))
-    encoded = tokenizer(unique, truncation=True, max_length=MAX_LENGTH)["input_ids"]
-    order = sorted(range(len(unique)), key=lambda i: -len(encoded[i]))
-    vectors = np.zeros((len(unique), model.config.hidden_size), dtype=np.float32)
-    with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            rows = order[start : start + batch_size]
-            batch = tokenizer.pad({"input_ids": [encoded[i] for i in rows]}, return_tensors="pt")
-            hidden = model(**batch).last_hidden_state
-            mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-            vectors[rows] = pooled.float().numpy()
-    index = {sentence: i for i, sentence in enumerate(unique)}
-    return vectors[[index[s] for s in sentences]] if sentences else vectors
+    encoder = sentence_encoder(name, batch_size)
+    if not sentences:
+        return np.zeros((0, encoder.model.config.hidden_size), dtype=np.float32)
+    return np.stack([vector.float().numpy() for vector in encoder.encode(list(sentences))])
