@@ -18,11 +18,15 @@ import argparse
 import csv
 import os
 import platform
+import sys
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import cpu_model  # noqa: E402
 
 
 def load_pairs(data_dir: Path) -> tuple[list[str], list[str]]:
@@ -43,13 +47,6 @@ def timed(function: Callable[[], Any], repeats: int = 1,
         value = function()
         best = min(best, time.perf_counter() - start)
     return value, best
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor() or "unknown"
 
 
 def ours_setup() -> None:

@@ -10,8 +10,10 @@ BLEU, iBLEU, SARI, BLEU-SARI (AM/GM), FKBLEU and FKGL are computed by simpeval u
 per-item values EASSE published with the paper (``metaeval/metrics_simplicity_DA.csv``), which
 exist for Simplicity-DA only. The tables and the runs behind them live in
 :mod:`simpeval.reproduce.alva_manchego_2021` (``simpeval reproduce alva-manchego-2021`` prints
-them too); this script adds the reliability figures and Table 7's tie analysis for the docs.
-``tests/test_metaeval_paper.py`` asserts the same numbers.
+them too); this script adds the reliability figures, Table 7's tie analysis and every number the
+prose quotes, each computed (:func:`facts`). ``tests/test_metaeval_paper.py`` asserts the same
+numbers, and ``tests/test_reproduced_docs.py`` regenerates the page and compares it with the
+committed one (only the run time may differ).
 """
 
 from __future__ import annotations
@@ -26,12 +28,13 @@ import numpy as np
 
 from simpeval.datadir import resolve_data_dir
 from simpeval.metaeval.agreement import agreement
-from simpeval.metaeval.run import Report
+from simpeval.metaeval.run import Report, run_meta_evaluation
 from simpeval.metaeval.stats import correlation
 from simpeval.registry import load_registry
 from simpeval.reproduce import reproduce
-from simpeval.reproduce.alva_manchego_2021 import LABELS, RELIABILITY, TABLE7, TABLES
+from simpeval.reproduce.alva_manchego_2021 import LABELS, RELIABILITY, TABLE3, TABLE7, TABLES
 from simpeval.reproduce.report import format_comparison
+from simpeval.runner import evaluate, resolve_metrics
 
 DOCS_DATA_DIR = Path("../shared/data")  # the data directory as the README names it, for the printed commands
 
@@ -59,12 +62,62 @@ def tie_sensitivity(report: Report, metrics=("bleu", "sari", "fkgl"), draws=200,
     return {m: {s: (min(v), float(np.mean(v)), max(v)) for s, v in d.items()} for m, d in out.items()}
 
 
+def raw_bleu_all(registry, data_dir: Path, cache=None) -> float:
+    """|r| of BLEU on all of Simplicity-DA against the raw 0-100 rating means instead of z-scores."""
+    request = TABLES["3"].request(data_dir, cache)
+    request.metrics, request.scores, request.score_columns = ["bleu"], [], None
+    request.raw, request.split = True, "none"
+    result = run_meta_evaluation(registry, request).result
+    return abs(result.record("bleu", result.splits[0]).r)
+
+
+def cased_hsplit_sari_all(registry, report: Report, cache=None) -> float:
+    """|r| of SARI on all of Structural Simplicity when HSplit's references are scored against the
+    dataset's own (cased, untokenised) originals instead of HSplit's source file, as EASSE does."""
+    dataset = report.dataset
+    requests = resolve_metrics(registry, ["sari"], "metaeval-2021")
+    scores = evaluate(requests, dataset.sources, dataset.outputs, dataset.references("hsplit"),
+                      sentence_level=True, corpus_level=False, cache=cache).sentence_scores["sari"]
+    return abs(correlation(np.asarray(scores), report.human)[0])
+
+
+def quicksort_split(report: Report, metrics=("bleu", "sari")) -> dict[str, tuple[float, float]]:
+    """|r| on (Low, High) when the items are ordered by numpy's quicksort on descending human score
+    (``np.argsort(-human)``, High = the first half): one tie order a data frame's sort may give."""
+    human = report.human
+    order = np.argsort(-human, kind="quicksort")
+    high, low = order[: len(human) // 2], order[len(human) // 2 :]
+    return {m: (abs(correlation(report.scores[m][low], human[low])[0]),
+                abs(correlation(report.scores[m][high], human[high])[0])) for m in metrics}
+
+
+def facts(registry, data_dir: Path, runs: dict, agreements: dict) -> dict:
+    """The numbers the prose of the page quotes, each computed here (none typed by hand)."""
+    report7 = runs["7"][1]
+    human7 = report7.human
+    return {
+        "raw_bleu_all": raw_bleu_all(registry, data_dir),
+        "tied": int(np.sum(human7 == np.median(human7))),
+        "items7": len(human7),
+        "quicksort": quicksort_split(report7),
+        "ibleu_gap": runs["9"][0].difference("ibleu"),
+        "cased_sari_all": cased_hsplit_sari_all(registry, report7),
+        "sari_all": runs["7"][0].ours["sari"][2],
+        "spearman_std": agreements[("simplicity-da", "simplicity")].spearman_std,
+        "all_and_types_gap": max(runs["10"][0].max_difference(),
+                                 *(abs(ours[2] - TABLE7[m][2]) for m, ours in runs["7"][0].ours.items() if m in TABLE7)),
+    }
+
+
 # ----------------------------------------------------------------------
 # Markdown
 # ----------------------------------------------------------------------
 
 
-def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
+def markdown(tables: dict, agreements: dict, ties: dict, seconds: float, numbers: dict) -> str:
+    """The page: every number comes from ``tables``, ``agreements``, ``ties`` and ``numbers`` (see :func:`facts`)."""
+    quick = numbers["quicksort"]
+    paper_sd = RELIABILITY[("simplicity-da", "simplicity")][2]
     parts = [
         "# Reproduced: Alva-Manchego, Scarton and Specia (2021)",
         "",
@@ -81,8 +134,8 @@ def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
         "n/a: roberta-large weights and the UCCA parser SAMSA needs are not available offline.",
         "",
         "Human scores: Simplicity-DA uses the mean of per-rater z-scores (`simplicity_zscore`): the raw "
-        "0-100 means give BLEU All r = 0.482, not the paper's 0.496, while the z-scores reproduce every "
-        "cell. Structural Simplicity has only raw means of 3 ratings (-2..+2).",
+        f"0-100 means give BLEU All r = {numbers['raw_bleu_all']:.3f}, not the paper's {TABLE3['bleu'][2]:.3f}, "
+        "while the z-scores reproduce every cell. Structural Simplicity has only raw means of 3 ratings (-2..+2).",
         "",
     ]
     for key in ("3", "9", "7", "10", "11-all", "11-selected"):
@@ -90,14 +143,16 @@ def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
     parts += [
         "### Table 7, Low and High: the median tie",
         "",
-        "833 of the 1,750 Structural Simplicity items score exactly 0, the median, so which tied items "
+        f"{numbers['tied']:,} of the {numbers['items7']:,} Structural Simplicity items score exactly the median, "
+        "so which tied items "
         "fall in Low or High is decided by row order, which the paper does not state. simpeval orders "
         "ties by dataset row (stable sort) and warns. Over 200 random orders of the tied items, |r| "
-        "ranges as below. The paper's values sit at the edges of these ranges (BLEU Low 0.421 vs a "
-        "maximum of 0.420), as expected when the tie order is not random but follows the rows' grouping "
-        "by system (the paper's data frame came out of merges): numpy's quicksort on descending scores, "
-        "for one, gives BLEU 0.430 / 0.636 and SARI 0.134 / 0.418. The gap is the split, not the "
-        "metrics: All and every system-type column match to 0.001.",
+        f"ranges as below. The paper's values sit at the edges of these ranges (BLEU Low {TABLE7['bleu'][0]:.3f} "
+        f"vs a maximum of {ties['bleu']['Low'][2]:.3f}), as expected when the tie order is not random but "
+        "follows the rows' grouping by system (the paper's data frame came out of merges): numpy's quicksort "
+        f"on descending scores (`np.argsort(-human)`), for one, gives BLEU {quick['bleu'][0]:.3f} / "
+        f"{quick['bleu'][1]:.3f} and SARI {quick['sari'][0]:.3f} / {quick['sari'][1]:.3f}. The gap is the split, "
+        f"not the metrics: All and every system-type column match to {numbers['all_and_types_gap']:.4f}.",
         "",
         "| metric | Low min / mean / max | paper Low | High min / mean / max | paper High |",
         "|---|---|---|---|---|",
@@ -129,21 +184,22 @@ def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
         "ICC(1,1) treats an item's j-th rating as rater j (crowd workers differ between items), as the "
         "paper's pingouin call does; Simplicity-DA ratings are z-scored per worker first. The Spearman "
         "spread is a seed-dependent simulation (seed 0 here): the paper's \"variance\" is a standard "
-        "deviation, and its 0.026 vs our 0.024 is within simulation noise.",
+        f"deviation, and its {paper_sd:.3f} vs our {numbers['spearman_std']:.3f} is within simulation noise.",
         "",
         "### Differences from the paper, explained",
         "",
         "- Table 9, iBLEU: the paper's row equals its BLEU-SARI (AM) row to the last digit; simpeval's "
-        "BLEU-SARI (AM) row reproduces those numbers exactly and iBLEU's own differ by up to 0.022, so the "
-        "paper misprinted the iBLEU row.",
+        f"BLEU-SARI (AM) row reproduces those numbers exactly and iBLEU's own differ by up to "
+        f"{numbers['ibleu_gap']:.3f}, so the paper misprinted the iBLEU row.",
         "- Table 11, Selected References: the paper detects deletions and replacements with SimAlign "
         "(mBERT) alignments; simpeval uses its own lexical aligner (`simpeval/datasets/aligner.py`), "
         "since SimAlign's weights are not available offline, and Punkt for splits. The computed metrics "
-        "still land within 0.001 of the paper; BERTScore cannot be recomputed with selected references "
+        f"still land within {tables['11-selected'].max_difference():.3f} of the paper; BERTScore cannot be recomputed with selected references "
         "(no published values, no roberta-large), hence n/a.",
         "- Tables 7 and 10 reproduce only because HSplit's references are scored against HSplit's own "
         "lowercased, tokenised source file, as EASSE does: with the dataset's cased originals, SARI's All "
-        "r is 0.254 instead of 0.313. simpeval does this for `--references hsplit` on every dataset.",
+        f"r is {numbers['cased_sari_all']:.3f} instead of {numbers['sari_all']:.3f}. simpeval does this for "
+        "`--references hsplit` on every dataset.",
         "- Winners: the released code used the whole frame's size as n, called a metric a winner only when "
         "it beat *every* other, and took |r| of each correlation separately; simpeval fixes all three "
         "(see docs/meta-evaluation.md), so bold cells may differ from the paper's.",
@@ -152,12 +208,21 @@ def markdown(tables: dict, agreements: dict, ties: dict, seconds: float) -> str:
     return "\n".join(parts)
 
 
-def reproduce_all(data_dir: Path) -> tuple[dict, dict, dict]:
-    """Every table of the paper (keyed as ``--table``), the reliability figures and Table 7's tie spread."""
+def reproduce_all(data_dir: Path) -> tuple[dict, dict, dict, dict]:
+    """Every table of the paper (keyed as ``--table``), the reliability figures, Table 7's tie spread
+    and the numbers the prose quotes."""
     registry = load_registry()
     runs = {key: reproduce(table, registry, data_dir) for key, table in TABLES.items()}
     tables = {key: comparison for key, (comparison, _) in runs.items()}
-    return tables, reliability(registry, data_dir), tie_sensitivity(runs["7"][1])
+    agreements = reliability(registry, data_dir)
+    return tables, agreements, tie_sensitivity(runs["7"][1]), facts(registry, data_dir, runs, agreements)
+
+
+def page(data_dir: Path) -> str:
+    """The whole page, as ``docs/reproduced/alva-manchego-2021.md`` holds it (tests regenerate it)."""
+    start = time.perf_counter()
+    tables, agreements, ties, numbers = reproduce_all(data_dir)
+    return markdown(tables, agreements, ties, time.perf_counter() - start, numbers)
 
 
 def main() -> None:
@@ -166,14 +231,9 @@ def main() -> None:
     parser.add_argument("--data-dir", default=None)
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    start = time.perf_counter()
-    data_dir = resolve_data_dir(args.data_dir)
-    tables, agreements, ties = reproduce_all(data_dir)
-    text = markdown(tables, agreements, ties, time.perf_counter() - start)
+    text = page(resolve_data_dir(args.data_dir))
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(text, encoding="utf-8")
-    for key, table in tables.items():
-        print(f"{key}: max |ours - paper| = {table.max_difference():.4f}", file=sys.stderr)
     print(f"wrote {args.output}", file=sys.stderr)
 
 

@@ -3,15 +3,20 @@
 Each entry is one JSON file written atomically (a temporary file in the same
 directory, then ``os.replace``), so an interrupted run never leaves a
 half-written entry and the next run resumes from every batch already scored.
+Each entry carries a checksum of its scores and is checked on reading, so a
+cached score is always one the code computed (see :class:`ScoreCache`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
+import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -69,21 +74,137 @@ def _umask() -> int:
     return mask
 
 
-class ScoreCache:
-    """Scores stored as ``<directory>/scores/<key[:2]>/<key>.json``."""
+STALE_TEMPORARY_SECONDS = 3600
+"""A ``.tmp`` file older than this is an orphan of a killed run (a live writer renames its own within seconds)."""
 
-    def __init__(self, directory: Path | str | None = None) -> None:
+Check = Callable[[Any], "str | None"]
+"""Validates a value read back: None when it is acceptable, else what is wrong with it."""
+
+
+def checksum(value: Any) -> str:
+    """sha256 of the value's canonical JSON: what an entry stores beside its value, to detect any edit."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def _is_score(value: Any) -> bool:
+    """A real number that is finite or NaN (an undefined score); never a bool, a string or an infinity."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isinf(value)
+
+
+def check_sentence_scores(value: Any, names: Sequence[str], n: int) -> str | None:
+    """What is wrong with ``value`` as ``{sub-score: [score per item]}`` for ``n`` items, or None."""
+    if not isinstance(value, dict):
+        return f"a {type(value).__name__} instead of sub-scores"
+    for name in names:
+        scores = value.get(name)
+        if not isinstance(scores, list):
+            return f"no list of {name} scores"
+        if len(scores) != n:
+            return f"{len(scores)} {name} scores for {n} items"
+        if not all(_is_score(v) for v in scores):
+            return f"a {name} score that is not a finite number"
+    return None
+
+
+def check_corpus_scores(value: Any, names: Sequence[str]) -> str | None:
+    """What is wrong with ``value`` as ``{sub-score: corpus score}``, or None."""
+    if not isinstance(value, dict):
+        return f"a {type(value).__name__} instead of sub-scores"
+    for name in names:
+        if not _is_score(value.get(name)):
+            return f"no finite {name} score"
+    return None
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"Warning: {message}", file=sys.stderr, flush=True)
+
+
+class ScoreCache:
+    """Scores stored as ``<directory>/scores-v2/<key[:2]>/<key>.json``, each ``{"checksum", "value"}``.
+
+    Nothing the cache does can fail a run or change its scores:
+
+    - an entry whose checksum, shape or values are wrong (edited, truncated, written
+      by another version) is reported in one warning line and recomputed;
+    - a cache that cannot be written (read-only, full, not a directory) is reported
+      once, and the run goes on without it, keeping what it computed;
+    - temporary files that killed runs left behind are removed once they are
+      :data:`STALE_TEMPORARY_SECONDS` old (younger ones may belong to a live writer).
+
+    :param warn: receives each warning line (default: ``Warning: ...`` on stderr).
+    """
+
+    def __init__(self, directory: Path | str | None = None, warn: Callable[[str], None] | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_dir()
+        self.warn = warn or _stderr_warning
+        self.usable = True
+        self._swept: set[Path] = set()
 
     def _path(self, key: str) -> Path:
-        return self.directory / "scores" / key[:2] / f"{key}.json"
+        return self.directory / "scores-v2" / key[:2] / f"{key}.json"
 
-    def get(self, key: str) -> Any | None:
-        """The stored value, or None when absent or unreadable (an unreadable entry is recomputed)."""
-        try:
-            return json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    def get(self, key: str, check: Check | None = None) -> Any | None:
+        """The stored value, or None when absent or invalid (a warning says which; it is then recomputed).
+
+        :param check: validates the value's shape (see :func:`check_sentence_scores`).
+        """
+        if not self.usable:
             return None
+        path = self._path(key)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            self._give_up(exc)
+            return None
+        except UnicodeDecodeError:
+            return self._invalid(path, "not UTF-8 text")
+        try:
+            entry = json.loads(text)
+        except ValueError:
+            return self._invalid(path, "not JSON")
+        if not isinstance(entry, dict) or set(entry) != {"checksum", "value"}:
+            return self._invalid(path, "not a checksummed entry")
+        if entry["checksum"] != checksum(entry["value"]):
+            return self._invalid(path, "its checksum does not match its scores")
+        problem = check(entry["value"]) if check is not None else None
+        if problem:
+            return self._invalid(path, problem)
+        return entry["value"]
 
     def put(self, key: str, value: Any) -> None:
-        write_atomic(self._path(key), json.dumps(value))
+        """Store ``value``; after the first failure to write, warn once and store nothing more."""
+        if not self.usable:
+            return
+        path = self._path(key)
+        try:
+            self._sweep(path.parent)
+            write_atomic(path, json.dumps({"checksum": checksum(value), "value": value}))
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _invalid(self, path: Path, problem: str) -> None:
+        self.warn(f"ignoring a bad score cache entry ({path}: {problem}); recomputing it")
+        return None
+
+    def _give_up(self, exc: OSError) -> None:
+        self.usable = False
+        self.warn(
+            f"cannot use the score cache in {self.directory} ({exc.strerror or exc}); going on without it "
+            f"(set {CACHE_DIR_ENV} to a writable directory, or pass --no-cache)"
+        )
+
+    def _sweep(self, shard: Path) -> None:
+        """Delete the stale temporary files of one shard directory, once per process."""
+        if shard in self._swept:
+            return
+        self._swept.add(shard)
+        cutoff = time.time() - STALE_TEMPORARY_SECONDS
+        for tmp in shard.glob(".*.tmp") if shard.is_dir() else ():
+            try:
+                if tmp.stat().st_mtime < cutoff:
+                    tmp.unlink()
+            except FileNotFoundError:  # another process swept it first
+                pass

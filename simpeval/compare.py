@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from simpeval.cache import ScoreCache
+    from simpeval.parallel import BatchExecutor
     from simpeval.significance import Interval, PairedTest
 
 PAIRED_TESTS = ("bs", "ar")
@@ -81,6 +82,7 @@ def compare_systems(
     cache: ScoreCache | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    executor: BatchExecutor | None = None,
 ) -> Comparison:
     """Score every system and, with ``test``, compare each with the first.
 
@@ -88,9 +90,10 @@ def compare_systems(
     :param test: ``"bs"`` (paired bootstrap, 1,000 resamples), ``"ar"`` (approximate
         randomization, 10,000 trials) or None.
     :param n_resamples: resamples or trials instead of the test's default.
-    :param seed: seeds a fresh generator per (system, metric), so every system is tested on
-        the same resamples and results do not depend on the order of metrics.
+    :param seed: seeds a fresh generator per (system, metric): every system and metric is
+        tested on the same resamples, as sacrebleu does, whatever the order of metrics.
     :param sentence_level: keep per-item scores in each result (needed anyway by a test).
+    :param executor: where batches are scored (``--jobs``, ``--dask``; :mod:`simpeval.parallel`).
     """
     if not systems:
         raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
@@ -101,7 +104,7 @@ def compare_systems(
     results = [
         SystemResult(name, evaluate(requests, sources, outputs, references,
                                     sentence_level=sentence_level or test is not None, corpus_level=True,
-                                    cache=cache, batch_size=batch_size, progress=progress))
+                                    cache=cache, batch_size=batch_size, progress=progress, executor=executor))
         for name, outputs in systems
     ]
     comparison = Comparison(results, test, None, None)
@@ -126,16 +129,16 @@ def _run_tests(
 
     n = n_resamples or (sig.BOOTSTRAP_SAMPLES if test == "bs" else sig.AR_TRIALS)
     comparison.n_resamples, comparison.seed = n, seed
-    for index, request in enumerate(requests):
+    for request in requests:
         gathered = [_statistics(request, sources, outputs, references, system.result)
                     for (_, outputs), system in zip(systems, comparison.systems)]
         scorer = gathered[0][1]
         base_stats = gathered[0][0]
         for sub, interval in zip(request.report, sig.bootstrap_interval(
-                base_stats, scorer, np.random.default_rng([seed, 0, index]), sig.BOOTSTRAP_SAMPLES)):
+                base_stats, scorer, np.random.default_rng(seed), sig.BOOTSTRAP_SAMPLES)):
             comparison.baseline.intervals[sub] = interval
-        for position, (system, (stats, _)) in enumerate(zip(comparison.systems[1:], gathered[1:]), start=1):
-            rng = np.random.default_rng([seed, index])
+        for system, (stats, _) in zip(comparison.systems[1:], gathered[1:]):
+            rng = np.random.default_rng(seed)
             if test == "bs":
                 tests = sig.paired_bootstrap(base_stats, stats, scorer, rng, n)
             else:

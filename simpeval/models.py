@@ -272,14 +272,32 @@ def load_bert_scorer(model: str, option: str = "model", **kwargs: Any) -> Any:
         raise _unreadable(model, "model", option, exc) from exc
 
 
-def spacy_pipeline_available(name: str) -> bool:
-    """Whether ``name`` is a spaCy pipeline directory or an installed pipeline package (no spaCy import)."""
-    if Path(name).expanduser().is_dir():
-        return True
+def locate_spacy(name: str, option: str = "spacy_model") -> Path:
+    """The directory of spaCy pipeline ``name``: a directory, or an installed pipeline package's (no spaCy import).
+
+    :raises UsageError: when it is neither.
+    """
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path
     try:
-        return importlib.util.find_spec(name) is not None
+        spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise UsageError(
+            f'spaCy pipeline "{name}" is not installed: pip install it or pass {option}=NAME of an installed pipeline'
+        )
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def spacy_pipeline_available(name: str) -> bool:
+    """Whether :func:`locate_spacy` finds ``name``."""
+    try:
+        locate_spacy(name)
+    except UsageError:
         return False
+    return True
 
 
 def load_spacy(name: str, option: str = "spacy_model", **kwargs: Any) -> Any:
@@ -287,10 +305,7 @@ def load_spacy(name: str, option: str = "spacy_model", **kwargs: Any) -> Any:
 
     :param kwargs: passed to ``spacy.load`` (``disable``, ``exclude``, ...).
     """
-    if not spacy_pipeline_available(name):
-        raise UsageError(
-            f'spaCy pipeline "{name}" is not installed: pip install it or pass {option}=NAME of an installed pipeline'
-        )
+    locate_spacy(name, option)
     import spacy
 
     try:

@@ -17,9 +17,12 @@ resampled n-gram counts, never averaged over sentences; a metric whose corpus sc
 mean of its sentence scores uses :func:`mean_statistics`. Every function that draws takes an
 explicit ``rng: numpy.random.Generator``.
 
-One deliberate difference from sacrebleu: a resampled difference counts against the null
-when it is *at least* as large as the observed one (sacrebleu counts strictly larger ones),
-the textbook permutation p-value, so a system compared with itself gets p = 1, not 1/(N+1).
+Given the same generator (``numpy.random.default_rng(12345)``, sacrebleu's default seed), both
+tests draw exactly sacrebleu's resamples and swaps, so their p-values and intervals for BLEU
+equal sacrebleu's (``tests/test_significance.py``). One deliberate difference: a resampled
+difference counts against the null when it is *at least* as large as the observed one
+(sacrebleu counts strictly larger ones), the textbook permutation p-value, so a system compared
+with itself gets p = 1, not 1/(N+1).
 """
 
 from __future__ import annotations
@@ -85,7 +88,9 @@ def mean_statistics(values: np.ndarray) -> tuple[np.ndarray, Scorer]:
 
 
 def _chunks(n_rows: int, n_items: int) -> list[slice]:
-    step = max(1, _CHUNK_CELLS // max(1, n_items))
+    """Row slices of at most about ``_CHUNK_CELLS`` cells, a multiple of 32 rows: numpy draws 32
+    booleans per 32-bit word, so chunked swaps equal one draw of all (sacrebleu's) on any corpus."""
+    step = max(32, _CHUNK_CELLS // max(1, n_items) // 32 * 32)
     return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
@@ -200,7 +205,7 @@ def approximate_randomization(
     both_total = baseline.sum(axis=0) + sys_total
     null = []
     for chunk in _chunks(n_trials, len(baseline)):
-        swaps = rng.integers(0, 2, size=(chunk.stop - chunk.start, len(baseline))).astype(float)
+        swaps = rng.integers(2, size=(chunk.stop - chunk.start, len(baseline)), dtype=bool).astype(float)
         pseudo_a = swaps @ delta + sys_total  # baseline's item where swaps==1, else the system's
         pseudo_b = both_total - pseudo_a
         null.append(np.abs(_as_2d(scorer(pseudo_a)) - _as_2d(scorer(pseudo_b))))

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import simpeval  # noqa: E402
 from simpeval import UsageError  # noqa: E402
+from simpeval.models import content_hash  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
 
@@ -51,7 +53,8 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     assert ours["bertscore-f1"] == pytest.approx(f1.tolist(), abs=1e-6)
     assert ours["bertscore"] == ours["bertscore-f1"]
     assert metric.signature() == (
-        f"bertscore|model:{minilm}|layer:6|rescale:no|tok:none|lc:no|version:{simpeval.__version__}"
+        f"bertscore|model:{Path(minilm).name}@{content_hash(Path(minilm))}|layer:6|rescale:no|tok:none|lc:no"
+        f"|version:{simpeval.__version__}"
     )
 
 
@@ -73,7 +76,8 @@ def test_unknown_model_path_uses_its_last_layer(minilm: str) -> None:
         return metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
 
     default, last, lower = scores(), scores(layer=6), scores(layer=3)
-    assert default == last
+    for key in BertScore.sub_scores:  # equal but for padding: a text embedded in another batch
+        assert default[key] == pytest.approx(last[key], abs=1e-6)
     assert default["bertscore-f1"] != pytest.approx(lower["bertscore-f1"], abs=1e-4)
 
 
@@ -131,3 +135,26 @@ def test_plugin_import_does_not_import_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_greedy_match_by_hand_with_bert_scores_padding_floor() -> None:
+    """[CLS] w [SEP] against [CLS] v [SEP]: only w and v carry weight, but all tokens can match."""
+    import torch
+
+    from simpeval.metrics.bertscore import greedy_match, padding_in_bert_score
+
+    candidate = (torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]), torch.tensor([0.0, 1.0, 0.0]))
+    reference = (torch.tensor([[-0.6, -0.8], [0.6, -0.8], [-0.6, -0.8]]), torch.tensor([0.0, 1.0, 0.0]))
+    # w's best similarity is -0.8 (P); v's best is 0.6, with [CLS] or [SEP] (R); F = 2PR / (P + R)
+    p, r, f = greedy_match(candidate, [reference])
+    assert (p, r, f) == pytest.approx((-0.8, 0.6, 2 * -0.8 * 0.6 / -0.2))
+    # where bert_score padded the reference, padding (similarity 0) beats -0.8
+    padded = torch.tensor([[True, False]])
+    assert greedy_match(candidate, [reference], padded) == pytest.approx((0.0, 0.6, 0.0))
+    # each of P, R, F is maximised over the references on its own
+    same = (candidate[0].clone(), candidate[1].clone())
+    assert greedy_match(candidate, [reference, same]) == pytest.approx((1.0, 1.0, 2 * -0.8 * 0.6 / -0.2))
+    # 65 pairs: the first 64 form one bert_score batch, the 65th a batch of its own (never padded)
+    flags = padding_in_bert_score([3] * 13, [[3, 4, 3, 3, 3]] * 13)
+    assert flags[0].tolist() == [[True, False], [False, False], [True, False], [True, False], [True, False]]
+    assert flags[12][4].tolist() == [False, False]

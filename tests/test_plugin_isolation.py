@@ -3,13 +3,14 @@
 Each fault is reported against its plugin (``metrics list``, ``datasets list``, one warning line
 elsewhere) while ``--help``, ``metrics list``, ``evaluate`` and ``meta-evaluate`` keep working;
 ``-p no:NAME`` and ``$SIMPEVAL_DISABLE_PLUGINS`` switch plugins off. The last distribution is the
-working third-party dataset plugin that docs/plugin-authors.md describes.
+third-party dataset plugin of docs/plugin-authors.md, installed as the guide writes it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -102,30 +103,16 @@ class Fine(simpeval.Metric):
 def simpeval_register_metrics():
     return [MySari, Fine]
 ''',
-    "toy-ratings": '''
-"""A third-party dataset: outputs rated for simplicity, one row per output."""
-import numpy as np
-import simpeval
-from simpeval.datasets import Dataset, Item, Judgements, read_rows, numbers
-
-class ToyRatings(Dataset):
-    name = "toy-ratings"
-    description = "a toy dataset for the plugin guide"
-    files = ("toy/ratings.csv",)
-    key_columns = ("id", "system")
-    default_references = None
-
-    def read(self, path):
-        rows = read_rows(path, ("id", "system", "original", "output", "simplicity"))
-        items = [Item(key=(r["id"], r["system"]), source=r["original"], output=r["output"], system=r["system"])
-                 for r in rows]
-        return Judgements(items=items, raw={"simplicity": numbers(rows, "simplicity", path)})
-
-@simpeval.hookimpl
-def simpeval_register_datasets():
-    return [ToyRatings]
-''',
 }
+
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "plugin-authors.md"
+
+
+def guide_dataset_plugin() -> str:
+    """The dataset plugin of docs/plugin-authors.md, as written there (the first Python block of its section)."""
+    section = GUIDE.read_text(encoding="utf-8").split("## A dataset plugin", 1)[1]
+    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+
 
 GOOD_METRIC = '''
 import simpeval
@@ -157,6 +144,7 @@ def site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("isolation")
     projects = [_distribution(root, name, name.replace("-", "_"), code) for name, code in PLUGINS.items()]
     projects.append(_distribution(root, "length-ratio", "length_ratio", GOOD_METRIC))
+    projects.append(_distribution(root, "toy-ratings", "toy_ratings", guide_dataset_plugin()))
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation", "--no-index",
          "--target", str(root / "site"), *map(str, projects)],
@@ -241,6 +229,9 @@ def test_evaluate_runs_with_every_broken_plugin_installed(site, texts):
                     "--sentence-level", "--format", "csv")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["index,length-ratio,fine-metric", "0,0.5,7.0", "1,1.0,8.0"]
+    # neither class sets `version`: the signatures (and cache keys) carry their distributions' versions
+    assert "# length-ratio|version:1.2.3" in done.stderr.splitlines()
+    assert "# fine-metric|version:1.2.3" in done.stderr.splitlines()
 
 
 @pytest.mark.parametrize("metric, problem", [

@@ -88,3 +88,58 @@ def test_paired_shapes_must_agree():
     stats, scorer = sig.mean_statistics(np.zeros(3))
     with pytest.raises(ValueError, match="one shape"):
         sig.paired_bootstrap(stats, stats[:2], scorer, np.random.default_rng(0))
+
+
+@pytest.fixture(scope="module")
+def bleu_systems(data_dir):
+    from simpeval.datasets.testsets import load_test_set
+
+    test_set = load_test_set(data_dir, "turkcorpus_test")
+    outputs = {name: (data_dir / "system_outputs/turkcorpus/test" / name).read_text(encoding="utf-8").splitlines()
+               for name in ("ACCESS", "Dress", "Hybrid")}
+    return test_set, outputs
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_bleu_paired_tests_equal_sacrebleus(bleu_systems, test_type, monkeypatch):
+    # sacrebleu's PairedTest with its default seed draws the same resamples (bs) and swaps (ar)
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    test_set, outputs = bleu_systems
+    streams = [list(column) for column in zip(*test_set.references)]
+    n = 1000 if test_type == "bs" else 2000
+    paired = PairedTest(list(outputs.items()), {"BLEU": BLEU(references=streams)}, None, test_type=test_type,
+                        n_samples=n, n_ar_confidence=-1)
+    _, sacre = paired()
+    bleu = Bleu()
+    stats = {name: np.array(bleu.corpus_statistics(test_set.sources, out, test_set.references), dtype=float)
+             for name, out in outputs.items()}
+
+    def scorer(totals):
+        return np.array([[bleu.score_from_statistics(row)["bleu"]] for row in totals.tolist()])
+
+    for position, name in enumerate(["Dress", "Hybrid"], start=1):
+        test = sig.paired_bootstrap if test_type == "bs" else sig.approximate_randomization
+        (ours,) = test(stats["ACCESS"], stats[name], scorer, np.random.default_rng(12345), n)
+        theirs = sacre["BLEU"][position]
+        assert ours.score == pytest.approx(theirs.score, abs=1e-9)
+        assert ours.p_value == pytest.approx(theirs.p_value)
+        if test_type == "bs":
+            assert ours.interval.mean == pytest.approx(theirs.mean, abs=1e-3)  # sacrebleu sums in float32
+            assert (ours.interval.high - ours.interval.low) / 2 == pytest.approx(theirs.ci, abs=1e-3)
+
+
+def test_chunked_swaps_equal_one_draw(monkeypatch):
+    # a corpus large enough to be chunked still gets the swaps of a single draw (sacrebleu's)
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 5000)
+    base, system = np.random.default_rng(10).random((2, 333))
+    base_stats, scorer = sig.mean_statistics(base)
+    sys_stats, _ = sig.mean_statistics(system)
+    (chunked,) = sig.approximate_randomization(base_stats, sys_stats, scorer, np.random.default_rng(3), 100, 10)
+    swaps = np.random.default_rng(3).integers(2, size=(100, 333), dtype=bool)
+    pseudo_a = np.where(swaps, base, system).mean(axis=1)
+    pseudo_b = np.where(swaps, system, base).mean(axis=1)
+    expected = sig.p_value(np.abs(pseudo_a - pseudo_b), abs(system.mean() - base.mean()))
+    assert chunked.p_value == expected

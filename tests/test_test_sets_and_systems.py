@@ -139,3 +139,17 @@ def test_analysis_adds_word_operations_per_system(data_dir, outputs):
                   "-a", "--format", "json")
     assert sorted(json.loads(no_refs.output)["corpus"]) == sorted(
         ["fkgl", "ops-kept", "ops-deleted", "ops-replaced", "ops-moved", "ops-added"])
+
+
+def test_pwkp_outputs_with_known_answers(data_dir):
+    # PWKP's published outputs include the reference itself and the unchanged original
+    outputs = data_dir / "system_outputs/pwkp/test"
+    result = run("evaluate", "--test-set", "pwkp_test", "--sys", outputs / "Complex.tok", "--sys",
+                 outputs / "Reference.tok", "-m", "bleu:lowercase=yes,sari,qe-exact-copies,ops-kept", "--paired-bs",
+                 "--format", "json", "--data-dir", data_dir)
+    assert result.exit_code == 0, result.output
+    rows = {(r["system"], r["metric"]): r for r in json.loads(result.output)["results"]}
+    assert rows[("Reference.tok", "bleu")]["score"] == pytest.approx(100.0)
+    assert rows[("Reference.tok", "sari")]["score"] == pytest.approx(100.0)
+    assert rows[("Complex.tok", "qe-exact-copies")]["score"] == 1.0 and rows[("Complex.tok", "ops-kept")]["score"] == 1.0
+    assert rows[("Reference.tok", "sari")]["p_value"] == pytest.approx(1 / 1001)  # every resample favours it

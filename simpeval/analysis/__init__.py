@@ -23,7 +23,7 @@ from simpeval.analysis.alignment import (
     label_f1,
 )
 
-__all__ = ["ADDED", "DELETED", "KEPT", "MOVED", "REPLACED", "SOURCE_OPERATIONS", "OperationAnalysis",
+__all__ = ["ADDED", "COUNT_FIELDS", "DELETED", "KEPT", "MOVED", "REPLACED", "SOURCE_OPERATIONS", "OperationAnalysis",
            "WordAlignment", "align_words", "analyse_operations", "label_f1", "operation_counts",
            "reference_agreement"]
 

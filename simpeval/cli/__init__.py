@@ -133,10 +133,11 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
     from simpeval.cli.plugin import plugin
+    from simpeval.cli.report import report
     from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report):
         cli.add_command(command)
 
 

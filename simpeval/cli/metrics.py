@@ -37,7 +37,7 @@ def list_metrics(fmt: str, strict: bool) -> None:
             "refs": "yes" if cls.requires_references else "no",
             "level": cls.level,
             "neural": "yes" if cls.neural else "no",
-            "status": "ok" if info.ok else "plugin error",
+            "status": _status(cls, info.ok),
         })
     if fmt == "json":
         click.echo(json.dumps({
@@ -49,6 +49,13 @@ def list_metrics(fmt: str, strict: bool) -> None:
     columns = list(rows[0]) if rows else ["name"]
     click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
     echo_plugin_faults(reg)
+
+
+def _status(cls: type, plugin_ok: bool) -> str:
+    """``plugin error`` for a broken plugin, ``weights missing`` when a default model is not installed, else ``ok``."""
+    if not plugin_ok:
+        return "plugin error"
+    return "weights missing" if cls.missing_weights() else "ok"
 
 
 @metrics.command("show")
@@ -73,4 +80,10 @@ def show_metric(name: str, preset: str | None) -> None:
     click.echo(f"  presets: {', '.join(sorted(cls.presets)) or 'none'}")
     for option_name, option in cls.options.items():
         click.echo(f"  {option_name} (default {option.default!r}): {option.help}")
-    click.echo(f"  signature: {metric.signature()}")
+    from simpeval.errors import UsageError
+
+    try:
+        signature = metric.signature()
+    except UsageError as exc:  # a model option names weights that are not installed
+        signature = f"unavailable ({exc})"
+    click.echo(f"  signature: {signature}")

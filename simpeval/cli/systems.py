@@ -60,8 +60,21 @@ def system_names(paths) -> list[str]:
             for i, name in enumerate(names)]
 
 
+def read_systems(orig_path, sys_paths, refs_paths):
+    """The originals, ``(name, outputs)`` per system and the item-major references (None without),
+    all checked to have one line per item."""
+    sources = read_lines(orig_path, "--orig")
+    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
+    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
+    check_same_length([(f"--orig {orig_path}", sources),
+                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
+                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
+    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    return sources, systems, references
+
+
 def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
-                     fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+                     fmt, output, no_cache, cache_dir, batch_size, progress, executor=None) -> None:
     """Score several systems (one row each) and print the comparison."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
@@ -71,19 +84,13 @@ def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, tes
 
     if sentence_level:
         raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
-    sources = read_lines(orig_path, "--orig")
-    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
-    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
-    check_same_length([(f"--orig {orig_path}", sources),
-                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
-                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
-    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     requests = resolve_metrics(registry(), specs, preset)
     comparison = compare_systems(
         requests, sources, systems, references, test=test, n_resamples=paired_n, seed=seed,
         cache=None if no_cache else ScoreCache(cache_dir), batch_size=batch_size,
-        progress=sys.stderr.isatty() if progress is None else progress,
+        progress=sys.stderr.isatty() if progress is None else progress, executor=executor,
     )
     write_output(format_comparison(comparison, fmt), output)
     if fmt not in ("json", "csv"):

@@ -16,10 +16,14 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -51,6 +55,10 @@ class Option:
         (batch size, device, progress bars), so they stay out of the signature and
         the cache key.
     :param short: the key the signature uses (defaults to the option's name).
+    :param path: the value names a model (a file, a directory or a hub id): the
+        signature shows the model's name and content hash
+        (:func:`simpeval.models.fingerprint`), never the path, so retrained weights
+        get a new cache key and signatures stay portable.
     """
 
     type: Callable[[Any], Any] = str
@@ -59,6 +67,7 @@ class Option:
     choices: tuple[Any, ...] | None = None
     in_signature: bool = True
     short: str | None = None
+    path: bool = False
 
     def parse(self, name: str, value: Any) -> Any:
         """Convert ``value`` (text from the command line, or already typed) for option ``name``."""
@@ -162,13 +171,64 @@ class Metric:
         for option_name, option in self.options.items():
             value = self.settings[option_name]
             if option.in_signature and value is not None:
-                parts.append(f"{option.short or option_name}:{_format_value(value)}")
+                shown = self.fingerprint(option_name, value) if option.path else _format_value(value)
+                parts.append(f"{option.short or option_name}:{shown}")
         parts.append(f"version:{self.version or self.provided_by[1]}")
         return "|".join(parts)
+
+    def fingerprint(self, option_name: str, value: Any) -> str:
+        """How the model named by path option ``option_name`` appears in the signature: ``name@hash``.
+
+        A metric whose option value is not itself the model's location (a name for a
+        shipped checkpoint, a checkpoint that names its encoder) overrides this.
+
+        :raises UsageError: when the model cannot be found.
+        """
+        return models.fingerprint(value, option=f"{self.name}:{option_name}")
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The default models of this metric that are not installed (cheap: no torch import).
+
+        ``simpeval metrics list`` shows ``weights missing`` when this is not empty.
+        """
+        return [
+            str(option.default) for option in cls.options.values()
+            if option.path and option.default is not None and not models.is_available(option.default)
+        ]
 
     # ------------------------------------------------------------------
     # Scoring
     # ------------------------------------------------------------------
+
+    @property
+    def store(self) -> StatsStore:
+        """Where this metric memoises per-text statistics (see :mod:`simpeval.store`).
+
+        The runner binds one store per run with :meth:`bind_store`; a metric used on
+        its own gets a private bounded store on first use.
+        """
+        store = self.__dict__.get("_store")
+        if store is None:
+            from simpeval.store import StatsStore
+
+            store = StatsStore()
+            self.bind_store(store)
+        return store
+
+    def bind_store(self, store: StatsStore) -> None:
+        """Use ``store`` from now on, here and in every component metric held as an attribute
+        (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics."""
+        self._store = store
+        for value in list(vars(self).values()):
+            if isinstance(value, Metric):
+                value.bind_store(store)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (sent to a worker process) without its store: a worker binds its own."""
+        state = dict(self.__dict__)
+        state.pop("_store", None)
+        return state
 
     def score_sentences(
         self,
@@ -231,6 +291,19 @@ class Metric:
         self.check_inputs(sources, outputs, references)
         answer = self.score_corpus(sources, outputs, references, **fields)
         return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
+
+    def component_scores(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
+        of FKGL): :meth:`score_sentences` without a second round of checks, because the
+        composite's own :meth:`sentence_scores` checked the inputs once. Components compute
+        from the process-wide statistics caches (:mod:`simpeval.text`), so nothing is recounted.
+        """
+        return self.score_sentences(sources, outputs, references)
 
     def corpus_statistics(
         self,

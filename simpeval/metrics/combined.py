@@ -1,8 +1,9 @@
 """Metrics built from BLEU, SARI and FKGL: iBLEU, FKBLEU and BLEU-SARI means.
 
-They never recount: each asks its component metrics for their per-item
-statistics, which :mod:`simpeval.text` caches process-wide, so scoring ``bleu``,
-``sari``, ``ibleu`` and ``fkbleu`` together tokenizes and counts every text once.
+They never recount: each combines its component metrics' per-item scores through the
+documented :meth:`~simpeval.Metric.component_scores`, computed from the statistics that
+the run's store (:mod:`simpeval.store`) memoises, so scoring ``bleu``, ``sari``, ``ibleu`` and
+``fkbleu`` together tokenizes and counts every text once.
 
 - ``ibleu`` (Sun and Zhou 2012): ``alpha * BLEU(out, refs) - (1 - alpha) * BLEU(out, src)``,
   rewarding closeness to the references and penalising copying.
@@ -90,8 +91,8 @@ class IBleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None,
     ) -> list[float]:
-        to_refs = self._bleu.sentence_values(sources, outputs, references)
-        to_source = self._source_bleu.sentence_values(sources, outputs)
+        to_refs = self._bleu.component_scores(sources, outputs, references)["bleu"]
+        to_source = self._source_bleu.component_scores(sources, outputs)["bleu-source"]
         return [self.alpha * r - (1 - self.alpha) * s for r, s in zip(to_refs, to_source)]
 
     def score_sentences(
@@ -128,8 +129,8 @@ class FkBleu(IBleu):
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
         ibleu = self.ibleu_values(sources, outputs, references)
-        out_grades = self._fkgl.grades(outputs)
-        src_grades = self._fkgl.grades(sources)
+        out_grades = self._fkgl.component_scores(sources, outputs)["fkgl"]
+        src_grades = self._fkgl.component_scores(sources, sources)["fkgl"]  # FKGL of the sources
         return {
             self.name: [
                 value * _sigmoid(out - src)
@@ -173,8 +174,8 @@ class BleuSariMean(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        bleu = self._bleu.sentence_values(sources, outputs, references)
-        sari = self._sari.score_sentences(sources, outputs, references)["sari"]
+        bleu = self._bleu.component_scores(sources, outputs, references)["bleu"]
+        sari = self._sari.component_scores(sources, outputs, references)["sari"]
         return {self.name: [self.mean(b, s) for b, s in zip(bleu, sari)]}
 
 

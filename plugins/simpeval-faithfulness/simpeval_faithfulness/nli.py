@@ -2,60 +2,41 @@
 
 The ``summac`` package pins ``huggingface-hub<=0.17`` and cannot be installed
 beside transformers 5, so SummaC's NLI step is re-implemented here on
-``AutoModelForSequenceClassification``. Pairs are sorted by token length before
-batching so that a batch holds pairs of similar length (little padding); the
-order of the results is the order of the input.
+``AutoModelForSequenceClassification``. Pairs go through the core's encoding
+service: each distinct pair once per run, sorted by token length before batching
+so that a batch holds pairs of similar length (little padding); the order of the
+results is the order of the input.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from simpeval import UsageError
+from simpeval import UsageError, models
+from simpeval.encoding import TextEncoder, shared_encoder
 
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
 logger = logging.getLogger("simpeval.faithfulness")
 
-_TRUE = {"1", "true", "yes", "on"}
-
-
-def hub_offline() -> bool:
-    """True when ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) forbids downloads."""
-    return any(
-        os.environ.get(var, "").strip().lower() in _TRUE
-        for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
-    )
-
-
 @functools.lru_cache(maxsize=2)
 def load_nli(model: str, device: str = "cpu") -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
-    """Load the tokenizer and sequence-classification model ``model`` (hub name or local directory).
+    """Load the tokenizer and sequence-classification model ``model`` (local directory or hub-cache name).
 
-    Cached, so the metrics of one run share one copy of the weights. With
-    ``HF_HUB_OFFLINE=1`` only local files and the hub cache are read.
+    Cached, so the metrics of one run share one copy of the weights. Found and
+    loaded by :mod:`simpeval.models`: offline, and never running code from the model directory.
 
     :raises UsageError: when the weights cannot be found or read.
     """
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    local_only = hub_offline() or os.path.isdir(model)
-    try:
-        # The weights first: when they are missing, that is the one failure worth waiting for.
-        nli = AutoModelForSequenceClassification.from_pretrained(model, local_files_only=local_only)
-        tokenizer = AutoTokenizer.from_pretrained(model, local_files_only=local_only)
-    except (OSError, ValueError) as exc:
-        raise UsageError(
-            f'NLI weights not available for "{model}": pass model=PATH '
-            "(a directory saved with save_pretrained) or allow the hub download"
-        ) from exc
+    # The weights first: when they are missing, that is the one failure worth reporting.
+    nli = models.load_transformers(model, "sequence-classification", option="model")
+    tokenizer = models.load_transformers(model, "tokenizer", option="model")
     try:
         nli = nli.to(device)
     except (RuntimeError, AssertionError) as exc:  # unknown device name, or torch built without CUDA
@@ -87,51 +68,50 @@ def predict_probabilities(
     A pair longer than ``max_length`` tokens is cut from its longer side, which
     for SummaC's long premises is the premise (the release truncates
     ``only_first``, which fails outright when the hypothesis alone is too long);
-    how many pairs were truncated is logged.
+    how many pairs were truncated is logged. The pairs go through the core's
+    encoding service (:mod:`simpeval.encoding`), shared by every metric of the
+    run reading the same model: each distinct pair once, in length-sorted batches.
 
     :returns: an array of shape ``(len(pairs), num_labels)``, rows in input order.
     """
     tokenizer, nli = load_nli(model, device)
-    num_labels = int(nli.config.num_labels)
     if not pairs:
-        return np.zeros((0, num_labels))
-    premises = [p for p, _ in pairs]
-    hypotheses = [h for _, h in pairs]
-    # Encode once in full; only the (rare) pairs over max_length are encoded again, truncated.
-    encoded = {key: list(values) for key, values in tokenizer(premises, hypotheses, truncation=False).items()}
-    too_long = [i for i, ids in enumerate(encoded["input_ids"]) if len(ids) > max_length]
-    if too_long:
-        logger.warning(
-            "%d of %d NLI pairs exceed max_length=%d tokens: their longer side was truncated",
-            len(too_long), len(pairs), max_length,
-        )
-        cut = tokenizer([premises[i] for i in too_long], [hypotheses[i] for i in too_long],
-                        truncation="longest_first", max_length=max_length)
-        for key in encoded:
-            for position, i in enumerate(too_long):
-                encoded[key][i] = cut[key][position]
-    order = sorted(range(len(pairs)), key=lambda i: len(encoded["input_ids"][i]))
-    probabilities = np.zeros((len(pairs), num_labels))
-    for batch in _batches(order, batch_size, progress):
-        features = [{key: encoded[key][i] for key in encoded} for i in batch]
-        probabilities[batch] = _forward(tokenizer, nli, features, device)
-    return probabilities
+        return np.zeros((0, int(nli.config.num_labels)))
+    encoder = _pair_encoder(model, device, max_length, batch_size)
+    encoder.progress = progress
+    return np.array([p.numpy() for p in encoder.encode(list(pairs))]).astype(float)
 
 
-def _batches(order: list[int], batch_size: int, progress: bool) -> Iterator[list[int]]:
-    """Consecutive slices of ``order``, with a progress bar when ``progress`` and stderr is a terminal."""
-    from tqdm.auto import tqdm
+def _pair_encoder(model: str, device: str, max_length: int, batch_size: int) -> TextEncoder:
+    """The shared encoder of the NLI model ``model`` with pairs cut to ``max_length`` tokens."""
 
-    size = max(1, batch_size)
-    starts = range(0, len(order), size)
-    for start in tqdm(starts, desc="NLI", unit="batch", disable=None if progress else True):
-        yield order[start : start + size]
+    def build() -> TextEncoder:
+        tokenizer, nli = load_nli(model, device)
 
+        def tokenize(pairs: list[tuple[str, str]]) -> list[dict[str, list[int]]]:
+            premises = [p for p, _ in pairs]
+            hypotheses = [h for _, h in pairs]
+            # Encode once in full; only the (rare) pairs over max_length are encoded again, truncated.
+            encoded = {key: list(values) for key, values in tokenizer(premises, hypotheses, truncation=False).items()}
+            too_long = [i for i, ids in enumerate(encoded["input_ids"]) if len(ids) > max_length]
+            if too_long:
+                logger.warning(
+                    "%d of %d NLI pairs exceed max_length=%d tokens: their longer side was truncated",
+                    len(too_long), len(pairs), max_length,
+                )
+                cut = tokenizer([premises[i] for i in too_long], [hypotheses[i] for i in too_long],
+                                truncation="longest_first", max_length=max_length)
+                for key in encoded:
+                    for position, i in enumerate(too_long):
+                        encoded[key][i] = cut[key][position]
+            return [{key: encoded[key][i] for key in encoded} for i in range(len(pairs))]
 
-def _forward(tokenizer: Any, nli: Any, features: list[dict], device: str) -> np.ndarray:
-    import torch
+        def forward(net: Any, batch: dict[str, Any]) -> Any:
+            import torch
 
-    batch = tokenizer.pad(features, return_tensors="pt")
-    with torch.inference_mode():
-        logits = nli(**{k: v.to(device) for k, v in batch.items()}).logits
-    return torch.softmax(logits.float(), dim=-1).cpu().numpy()
+            return torch.softmax(net(**batch).logits.float(), dim=-1)
+
+        return TextEncoder(nli, tokenize, forward, pad_id=tokenizer.pad_token_id or 0,
+                           device=next(nli.parameters()).device, batch_size=batch_size, description="NLI")
+
+    return shared_encoder(("nli", model, device, max_length, batch_size), build)

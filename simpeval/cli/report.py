@@ -1,0 +1,72 @@
+"""``simpeval report``: one self-contained HTML page (or Markdown) about one or several systems."""
+
+from __future__ import annotations
+
+import click
+
+FORMATS = ("html", "markdown")
+
+
+@click.command()
+@click.option("-t", "--test-set", default=None, metavar="NAME",
+              help="Take --orig and --refs from a named test set (see `simpeval test-sets`).")
+@click.option("--orig", "orig_path", default=None, metavar="FILE", help="Original (complex) sentences, one per line.")
+@click.option("--refs", "refs_paths", multiple=True, metavar="FILE", help="A reference file; repeat for several.")
+@click.option("--sys", "sys_paths", multiple=True, metavar="FILE",
+              help="System outputs, one per line; repeat for several systems, the first as baseline.")
+@click.option("--sys-dir", default=None, type=click.Path(file_okay=False),
+              help="Every file in this directory (sorted by name) as a system, after the --sys files.")
+@click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
+              help="Metrics, comma-separated (default: bleu,sari,fkgl with references, fkgl without).")
+@click.option("--preset", default=None, help="Metric settings of a published setup, e.g. metaeval-2021.")
+@click.option("--paired-bs", is_flag=True,
+              help="Mark systems that differ from the first by paired bootstrap (the default with several systems).")
+@click.option("--paired-ar", is_flag=True, help="Mark systems that differ from the first by approximate randomization.")
+@click.option("--no-paired", is_flag=True, help="No significance test, even with several systems.")
+@click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test.")
+@click.option("--sample-metric", default=None, metavar="NAME",
+              help="Sub-score that picks the best and worst samples (default: the first metric).")
+@click.option("--samples", "n_samples", type=click.IntRange(min=0), default=5, show_default=True,
+              help="Random, best and worst items shown, each.")
+@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test and random samples.")
+@click.option("--title", default="simpeval report", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write here (atomically); default: report.html for HTML, standard output for Markdown.")
+@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
+def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, paired_bs, paired_ar, no_paired,
+           paired_n, sample_metric, n_samples, seed, title, fmt, output, data_dir, no_cache, cache_dir) -> None:
+    """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
+    from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+    from simpeval.cache import ScoreCache
+    from simpeval.cli import registry
+    from simpeval.cli.files import write_output
+    from simpeval.cli.systems import read_systems, resolve_inputs
+    from simpeval.errors import UsageError
+    from simpeval.report.model import build_report
+
+    if not sys_paths and sys_dir is None:
+        raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
+    orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths,
+                                                            sys_dir, paired_bs, paired_ar)
+    if no_paired and test is not None:
+        raise UsageError("--no-paired turns the paired test off: drop it or --paired-bs/--paired-ar")
+    if test is None and len(sys_paths) > 1 and not no_paired:
+        test = "bs"
+    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
+    built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset, test=test,
+                         n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
+                         cache=None if no_cache else ScoreCache(cache_dir))
+    if fmt == "html":
+        from simpeval.report.html import render_html
+
+        output = output or "report.html"
+        write_output(render_html(built), output)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        from simpeval.report.markdown import render_markdown
+
+        write_output(render_markdown(built), output)

@@ -1,0 +1,301 @@
+"""The encoding service: neural metrics run each distinct input through a model once per run.
+
+Learned metrics spend nearly all their time in the encoder, and their inputs
+repeat: ten references shared by six systems' outputs, the same source under
+every system, the same reference scored by two metrics. A :class:`TextEncoder`
+wraps one model with one way of reading it (a hidden layer, a classifier head)
+and keeps what it computed, keyed by the input (a text, or a pair of texts for
+cross-encoders), so each distinct input is encoded once, whatever the batches
+the runner cuts and however many metrics ask. New inputs are tokenised
+together, sorted by token length (batches of similar length waste little on
+padding), and sent through the model in batches that halve when the device runs
+out of memory. :func:`shared_encoder` hands every metric asking for the same
+model and reading the same encoder, so they share its results.
+
+``device=`` takes ``cpu``, ``cuda``, ``cuda:N`` or ``mps`` (``None``: the first
+GPU if there is one, else the CPU) and ``dtype=`` ``float32``, ``bfloat16`` or
+``float16``; both are checked when a metric is built (:func:`check_device`,
+:func:`check_dtype`), without importing torch, and again against the hardware
+when the model loads (:func:`resolve_device`).
+
+torch is imported only inside the functions that run a model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    import torch
+
+DTYPES = ("float32", "bfloat16", "float16")
+"""The dtypes a model can run in; float32 is the default and the only one that reproduces published scores."""
+
+DEFAULT_MEMORY_LIMIT = 1 << 30
+"""Bytes of encoder output an encoder keeps before dropping the least recently used (1 GiB)."""
+
+_DEVICE = re.compile(r"^(cpu|mps|cuda(:\d+)?)$")
+
+Input = Hashable
+"""A text, or a (first, second) pair of texts for a cross-encoder."""
+
+
+def check_device(name: str | None, owner: str = "the model") -> None:
+    """Raise :class:`UsageError` unless ``name`` is ``None``, ``cpu``, ``cuda``, ``cuda:N`` or ``mps``."""
+    if name is not None and not _DEVICE.match(name):
+        raise UsageError(f'device "{name}" for {owner} is not cpu, cuda, cuda:N or mps: pass one of them')
+
+
+def check_dtype(name: str | None, owner: str = "the model") -> None:
+    """Raise :class:`UsageError` unless ``name`` is ``None`` or one of :data:`DTYPES`."""
+    if name is not None and name not in DTYPES:
+        raise UsageError(f'dtype "{name}" for {owner} is not one of {", ".join(DTYPES)}: pass one of them')
+
+
+def resolve_device(name: str | None) -> torch.device:
+    """The torch device ``name`` names, checked against the hardware present.
+
+    ``None`` means the first CUDA GPU when there is one, else the CPU.
+
+    :raises UsageError: when the device is malformed or not present on this machine.
+    """
+    import torch
+
+    check_device(name)
+    if name is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if count == 0:
+            raise UsageError(f'device "{name}" asked for but no CUDA GPU is available here: pass device=cpu')
+        if device.index is not None and device.index >= count:
+            raise UsageError(
+                f'device "{name}" asked for but this machine has {count} CUDA GPU(s) '
+                f"(cuda:0 to cuda:{count - 1}): pass one of them"
+            )
+    if device.type == "mps" and not torch.backends.mps.is_available():
+        raise UsageError(f'device "{name}" asked for but Apple MPS is not available here: pass device=cpu')
+    return device
+
+
+def resolve_dtype(name: str | None) -> torch.dtype:
+    """The torch dtype ``name`` names (``None``: float32)."""
+    import torch
+
+    check_dtype(name)
+    return getattr(torch, name or "float32")
+
+
+def load_pretrained(
+    name: str, option: str = "model", *, kind: str = "model", device: str | None = None, dtype: str | None = None
+) -> tuple[Any, Any, torch.device]:
+    """Tokenizer, model (eval mode, on the device, in the dtype) and device of the model ``name``.
+
+    Loaded by :mod:`simpeval.models` (offline, no code from model directories,
+    missing weights reported at once); the device is checked first, so a
+    missing GPU is reported before the weights are read.
+
+    :param option: the metric option naming the model, for the remedy in errors.
+    :param kind: ``"model"`` (the bare encoder) or ``"sequence-classification"``.
+    """
+    from simpeval import models
+
+    target = resolve_device(device)
+    torch_dtype = resolve_dtype(dtype)
+    model = models.load_transformers(name, kind, option)
+    tokenizer = models.load_transformers(name, "tokenizer", option)
+    return tokenizer, model.to(device=target, dtype=torch_dtype).eval(), target
+
+
+def is_out_of_memory(error: BaseException) -> bool:
+    """True for the errors a device raises when a batch does not fit in its memory."""
+    if isinstance(error, MemoryError):
+        return True
+    return isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
+
+
+def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices grouped into batches of similar length, longest first (an out-of-memory error comes early)."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+class TextEncoder:
+    """One model read one way, with the result of every distinct input kept.
+
+    :param model: the loaded model (on ``device``, in ``dtype``, in eval mode).
+    :param tokenize: turns a list of inputs into one unpadded row of token features
+        per input: ``{"input_ids": [...]}``, with ``"token_type_ids"`` for pairs
+        where the model reads segments (a Hugging Face tokenizer's output, per row).
+    :param forward: takes ``(model, batch)``, ``batch`` the padded tensors of one
+        batch on the device (the row features plus ``attention_mask``), and returns
+        one result per row, a tensor or a tuple of tensors; the service moves them
+        to the CPU and keeps them.
+    :param pad_id: the token id that pads ``input_ids`` (other features pad with 0).
+    :param device: where the model is (from :func:`resolve_device`).
+    :param batch_size: inputs per forward pass to start with; halved whenever the
+        device runs out of memory, and kept at the size that fitted.
+    :param memory_limit: bytes of results kept; beyond it the least recently used go.
+    :param progress: show a progress bar (on a terminal only) over the inputs encoded.
+    :param description: the progress bar's label.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        tokenize: Callable[[list[Input]], list[dict[str, list[int]]]],
+        forward: Callable[[Any, dict[str, torch.Tensor]], Sequence[Any]],
+        *,
+        pad_id: int,
+        device: torch.device | str = "cpu",
+        batch_size: int = 64,
+        memory_limit: int = DEFAULT_MEMORY_LIMIT,
+        progress: bool = False,
+        description: str = "encoding",
+    ) -> None:
+        if batch_size < 1:
+            raise UsageError(f"batch size {batch_size} for {description}: pass a batch size of at least 1")
+        self.model = model
+        self.tokenize = tokenize
+        self.forward = forward
+        self.pad_id = pad_id
+        self.device = device
+        self.batch_size = batch_size
+        self.memory_limit = memory_limit
+        self.progress = progress
+        self.description = description
+        self._results: OrderedDict[Input, Any] = OrderedDict()
+        self._bytes = 0
+        self.info: dict[str, Any] = {}
+        """What the code that built the encoder records about its reading (e.g. the layer chosen)."""
+        self.encoded = 0
+        """How many inputs went through the model so far (the distinct ones, each once while kept)."""
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    def encode(self, inputs: Sequence[Input]) -> list[Any]:
+        """The result of each input, in order; only inputs not kept yet go through the model."""
+        missing = [x for x in dict.fromkeys(inputs) if x not in self._results]
+        fresh = self._run(missing) if missing else {}
+        results = []
+        for x in inputs:
+            value = fresh.get(x)
+            if value is None:
+                value = self._results[x]
+                self._results.move_to_end(x)
+            results.append(value)
+        for x, value in fresh.items():
+            self._keep(x, value)
+        return results
+
+    def clear(self) -> None:
+        """Forget every kept result (the model stays loaded)."""
+        self._results.clear()
+        self._bytes = 0
+
+    def _keep(self, key: Input, value: Any) -> None:
+        size = _bytes(value)
+        if size > self.memory_limit:
+            return
+        self._results[key] = value
+        self._bytes += size
+        while self._bytes > self.memory_limit:
+            _, dropped = self._results.popitem(last=False)
+            self._bytes -= _bytes(dropped)
+
+    def _run(self, inputs: list[Input]) -> dict[Input, Any]:
+        import torch
+
+        rows = self.tokenize(inputs)
+        results: dict[Input, Any] = {}
+        pending = length_batches([len(row["input_ids"]) for row in rows], self.batch_size)
+        with _progress(len(inputs), self.progress, self.description) as bar, torch.inference_mode():
+            while pending:
+                batch = pending.pop(0)
+                try:
+                    outputs = self.forward(self.model, self._pad([rows[i] for i in batch]))
+                except Exception as error:  # noqa: BLE001 - only out-of-memory errors are handled
+                    if not is_out_of_memory(error) or len(batch) == 1:
+                        raise
+                    self._release_device_memory()
+                    self.batch_size = max(1, len(batch) // 2)
+                    pending[:0] = [batch[: self.batch_size], batch[self.batch_size :]]
+                    continue
+                for index, output in zip(batch, outputs):
+                    results[inputs[index]] = _on_cpu(output)
+                self.encoded += len(batch)
+                bar.update(len(batch))
+        return results
+
+    def _pad(self, rows: list[dict[str, list[int]]]) -> dict[str, torch.Tensor]:
+        """The rows as padded tensors on the device, with their ``attention_mask``."""
+        import torch
+
+        longest = max(len(row["input_ids"]) for row in rows)
+        batch = {
+            key: torch.full((len(rows), longest), self.pad_id if key == "input_ids" else 0, dtype=torch.long)
+            for key in rows[0] if key != "attention_mask"
+        }
+        batch["attention_mask"] = torch.zeros((len(rows), longest), dtype=torch.long)
+        for index, row in enumerate(rows):
+            length = len(row["input_ids"])
+            for key in batch:
+                if key != "attention_mask":
+                    batch[key][index, :length] = torch.tensor(row[key], dtype=torch.long)
+            batch["attention_mask"][index, :length] = 1
+        return {key: tensor.to(self.device) for key, tensor in batch.items()}
+
+    def _release_device_memory(self) -> None:
+        import torch
+
+        if torch.cuda.is_available():
+            torch.cuda.empty_cache()
+
+
+def _on_cpu(value: Any) -> Any:
+    """A forward result (a tensor or a tuple of tensors) detached and moved to the CPU."""
+    if isinstance(value, tuple):
+        return tuple(_on_cpu(v) for v in value)
+    return value.detach().to("cpu")
+
+
+def _bytes(value: Any) -> int:
+    if isinstance(value, tuple):
+        return sum(_bytes(v) for v in value)
+    return value.element_size() * value.nelement()
+
+
+_SHARED: dict[Hashable, TextEncoder] = {}
+
+
+def shared_encoder(key: Hashable, build: Callable[[], TextEncoder]) -> TextEncoder:
+    """The encoder registered under ``key``, built by ``build()`` the first time.
+
+    ``key`` must name everything that changes the results (model, the layer or
+    head read, device, dtype, tokenisation), so that every metric of a run that
+    asks for the same encoder shares one model and its results.
+    """
+    encoder = _SHARED.get(key)
+    if encoder is None:
+        encoder = _SHARED[key] = build()
+    return encoder
+
+
+def release_encoders() -> None:
+    """Drop every shared encoder, its model and its results (tests; long-lived processes between runs)."""
+    _SHARED.clear()
+
+
+def _progress(total: int, enabled: bool, description: str) -> Any:
+    from tqdm.auto import tqdm
+
+    # disable=None: a bar on a terminal only, never in a log file
+    return tqdm(total=total, unit="text", desc=description, leave=False, disable=None if enabled else True)
+

@@ -1,0 +1,160 @@
+"""What a report shows, computed once for both formats: scores per system, features, samples.
+
+:func:`build_report` scores every system with the requested metrics through
+:func:`simpeval.compare.compare_systems` (corpus and per-sentence scores, one signature per
+sub-score, and, when asked, a paired test of each system against the first), describes them
+with the ``qe`` features and the ``ops`` word operations, then picks the samples: ``n`` random items (seeded), and the ``n`` items with the best and the worst mean
+score over the systems on the chosen metric (its direction taken into account).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
+    from simpeval.registry import Registry
+    from simpeval.runner import EvaluationResult
+
+# What describes the outputs rather than judging them: quality-estimation features and word operations.
+FEATURE_METRICS = ("qe", "ops")
+SAMPLE_KINDS = ("random", "best", "worst")
+TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
+
+
+@dataclass
+class SystemScores:
+    """One system: its outputs, metric scores and feature values (corpus and per sentence)."""
+
+    name: str
+    outputs: list[str]
+    metrics: EvaluationResult
+    features: EvaluationResult
+    marks: dict[str, str] = field(default_factory=dict)  # sub-score -> paired test against the baseline
+
+
+@dataclass
+class Sample:
+    """One item shown with every system's output and its score on the sample metric."""
+
+    kind: str  # one of SAMPLE_KINDS
+    index: int
+    source: str
+    references: list[str]
+    scores: list[float]  # per system, in report order
+
+
+@dataclass
+class SystemsReport:
+    """Everything ``simpeval report`` writes."""
+
+    title: str
+    sources: list[str]
+    systems: list[SystemScores]
+    sample_metric: str
+    samples: list[Sample]
+    has_references: bool
+    test: str | None = None  # "bs" or "ar" when the systems were tested against the first
+    n_resamples: int | None = None
+
+    @property
+    def score_names(self) -> list[str]:
+        return self.systems[0].metrics.score_names
+
+    @property
+    def feature_names(self) -> list[str]:
+        return self.systems[0].features.score_names
+
+    def test_note(self) -> str:
+        """How the systems were tested against the first, in one sentence ("" without a test)."""
+        if self.test is None:
+            return ""
+        name, unit = TEST_NAMES[self.test]
+        return (f"Each system against the first ({self.systems[0].name}): {name}, {self.n_resamples:,} {unit}; "
+                "* marks p < 0.05.")
+
+    def signatures(self) -> dict[str, str]:
+        """Sub-score -> signature, metrics then features."""
+        first = self.systems[0]
+        return {**first.metrics.signatures, **first.features.signatures}
+
+
+def build_report(
+    registry: Registry,
+    sources: Sequence[str],
+    systems: Sequence[tuple[str, Sequence[str]]],
+    references: Sequence[Sequence[str]] | None,
+    metric_specs: Sequence[str],
+    *,
+    title: str = "simpeval report",
+    preset: str | None = None,
+    test: str | None = None,
+    n_resamples: int | None = None,
+    sample_metric: str | None = None,
+    n_samples: int = 5,
+    seed: int = 0,
+    cache: ScoreCache | None = None,
+) -> SystemsReport:
+    """Score ``systems`` (name, outputs) on ``sources`` and pick the samples (see the module docstring).
+
+    :param references: item-major (``references[i]`` lists item i's references) or None.
+    :param test: ``"bs"`` or ``"ar"``: test every system against the first
+        (:func:`simpeval.compare.compare_systems`), seeded by ``seed``.
+    :param sample_metric: the sub-score that orders the best and worst samples (default: the
+        primary score of the first metric).
+    """
+    from simpeval.compare import compare_systems
+    from simpeval.runner import resolve_metrics
+
+    requests = resolve_metrics(registry, metric_specs, preset)
+    scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
+                             seed=seed, sentence_level=True, cache=cache)
+    described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
+                                sentence_level=True, cache=cache)
+    report_systems = [
+        SystemScores(name, list(outputs), result.result, features.result, _marks(result.tests))
+        for (name, outputs), result, features in zip(systems, scored.systems, described.systems)
+    ]
+    names = scored.score_names
+    sample_metric = sample_metric or requests[0].metric.name
+    if sample_metric not in names:
+        raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: choose one of {", ".join(names)}')
+    samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
+    return SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
+                         test, scored.n_resamples)
+
+
+def _marks(tests: dict) -> dict[str, str]:
+    """``p = 0.0123 *`` per tested sub-score (``*``: significantly different from the baseline, p < 0.05)."""
+    return {sub: f"p = {t.p_value:.4f}" + (" *" if t.significant() else "") for sub, t in tests.items()}
+
+
+def pick_samples(systems: Sequence[SystemScores], sources: Sequence[str], references, metric: str,
+                 n: int, seed: int) -> list[Sample]:
+    """``n`` random items, then the ``n`` best and ``n`` worst by mean ``metric`` over the systems.
+
+    Items whose score is undefined for every system are never best or worst; ties keep item order.
+    """
+    import numpy as np
+
+    per_system = np.array([s.metrics.sentence_scores[metric] for s in systems], dtype=float)
+    with np.errstate(all="ignore"):
+        mean = np.array([np.nan if np.isnan(col).all() else np.nanmean(col) for col in per_system.T])
+    sign = 1.0 if systems[0].metrics.higher_is_better[metric] else -1.0
+    defined = [i for i in range(len(sources)) if not math.isnan(mean[i])]
+    order = sorted(defined, key=lambda i: -sign * mean[i])
+    n = min(n, len(sources))
+    chosen = {
+        "random": sorted(np.random.default_rng(seed).choice(len(sources), size=n, replace=False).tolist()),
+        "best": order[:n],
+        "worst": order[::-1][:n],
+    }
+    return [
+        Sample(kind, i, sources[i], list(references[i]) if references else [], per_system[:, i].tolist())
+        for kind in SAMPLE_KINDS for i in chosen[kind]
+    ]

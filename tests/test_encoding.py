@@ -1,0 +1,172 @@
+"""The encoding service: each distinct input through the model once, length-sorted batches,
+batches halved on out-of-memory errors, bounded memory, devices and dtypes checked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from simpeval import UsageError
+from simpeval.encoding import (
+    TextEncoder,
+    check_device,
+    check_dtype,
+    is_out_of_memory,
+    length_batches,
+    resolve_device,
+    resolve_dtype,
+    shared_encoder,
+)
+
+torch = pytest.importorskip("torch")
+
+
+def character_ids(texts: list[str]) -> list[dict[str, list[int]]]:
+    """A stand-in tokenizer: one id per character, so a text's length is its token count."""
+    return [{"input_ids": [ord(c) for c in text]} for text in texts]
+
+
+class Recorder:
+    """A stand-in model: each row's result is the sum of its unpadded ids; records every batch."""
+
+    def __init__(self, fail_above: int | None = None) -> None:
+        self.batches: list[list[int]] = []
+        self.fail_above = fail_above
+
+    def __call__(self, model, batch):
+        input_ids, mask = batch["input_ids"], batch["attention_mask"]
+        if self.fail_above is not None and len(input_ids) > self.fail_above:
+            raise RuntimeError("CUDA out of memory. Tried to allocate 2.00 GiB")
+        self.batches.append(mask.sum(dim=1).tolist())
+        segments = batch.get("token_type_ids", torch.zeros_like(input_ids))
+        return [(row * m).sum() + 1000 * s.sum() for row, m, s in zip(input_ids, mask, segments)]
+
+
+def sums(texts: list[str]) -> list[int]:
+    return [sum(map(ord, t)) for t in texts]
+
+
+def test_each_distinct_input_is_encoded_once_across_calls() -> None:
+    forward = Recorder()
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=2)
+    first = ["ab", "abcd", "ab", "a"]
+    assert [int(v) for v in encoder.encode(first)] == sums(first)
+    assert encoder.encoded == 3
+    second = ["abcd", "xyz", "a"]  # two kept, one new
+    assert [int(v) for v in encoder.encode(second)] == sums(second)
+    assert encoder.encoded == 4
+    # length-sorted batches, longest first: (4, 2), (1); then the new one alone
+    assert forward.batches == [[4, 2], [1], [3]]
+
+
+def test_pairs_are_inputs_too() -> None:
+    def pair_ids(pairs):  # "first [SEP=1] second", the second segment marked
+        return [{"input_ids": [ord(c) for c in a] + [1] + [ord(c) for c in b],
+                 "token_type_ids": [0] * (len(a) + 1) + [1] * len(b)} for a, b in pairs]
+
+    encoder = TextEncoder(None, pair_ids, Recorder(), pad_id=0)
+    values = encoder.encode([("a", "bc"), ("bc", "a"), ("a", "bc")])
+    assert [int(v) for v in values] == [ord("a") + 1 + ord("b") + ord("c") + 2000,
+                                        ord("a") + 1 + ord("b") + ord("c") + 1000,
+                                        ord("a") + 1 + ord("b") + ord("c") + 2000]
+    assert encoder.encoded == 2  # (a, b) and (b, a) are different inputs
+
+
+def test_out_of_memory_halves_the_batch_and_keeps_the_size_that_fitted() -> None:
+    forward = Recorder(fail_above=2)
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=8)
+    texts = ["a" * n for n in range(1, 8)]
+    assert [int(v) for v in encoder.encode(texts)] == sums(texts)
+    assert encoder.batch_size == 2
+    assert all(len(b) <= 2 for b in forward.batches)
+    assert sorted(n for b in forward.batches for n in b) == list(range(1, 8))
+
+
+def test_out_of_memory_on_a_single_input_and_other_errors_are_raised() -> None:
+    encoder = TextEncoder(None, character_ids, Recorder(fail_above=0), pad_id=0)
+    with pytest.raises(RuntimeError, match="out of memory"):
+        encoder.encode(["abc"])
+
+    def broken(model, batch):
+        raise RuntimeError("shape mismatch")
+
+    with pytest.raises(RuntimeError, match="shape mismatch"):
+        TextEncoder(None, character_ids, broken, pad_id=0).encode(["a", "b"])
+    assert is_out_of_memory(MemoryError()) and not is_out_of_memory(ValueError("out of memory"))
+
+
+def test_kept_results_are_bounded_least_recently_used_first() -> None:
+    one_result = torch.zeros((), dtype=torch.long).element_size()
+    encoder = TextEncoder(None, character_ids, Recorder(), pad_id=0, memory_limit=2 * one_result)
+    encoder.encode(["a", "b"])
+    encoder.encode(["a"])  # "a" is now the most recently used
+    encoder.encode(["c"])  # drops "b"
+    assert len(encoder) == 2
+    encoder.encode(["a", "c"])
+    assert encoder.encoded == 3
+    encoder.encode(["b"])
+    assert encoder.encoded == 4
+
+
+def test_length_batches_longest_first() -> None:
+    assert length_batches([3, 1, 5, 2, 4], 2) == [[2, 4], [0, 3], [1]]
+
+
+def test_shared_encoder_is_built_once_per_key() -> None:
+    built = []
+
+    def build():
+        built.append(1)
+        return TextEncoder(None, character_ids, Recorder(), pad_id=0)
+
+    key = ("test-encoding", id(built))
+    assert shared_encoder(key, build) is shared_encoder(key, build)
+    assert len(built) == 1
+
+
+@pytest.mark.parametrize("name", ["cpu", "cuda", "cuda:1", "mps", None])
+def test_device_names_are_accepted(name: str | None) -> None:
+    check_device(name)
+
+
+@pytest.mark.parametrize("name", ["gpu", "cuda:", "CPU", "cuda:x", ""])
+def test_bad_device_names_are_usage_errors(name: str) -> None:
+    with pytest.raises(UsageError) as error:
+        check_device(name, "bertscore")
+    assert str(error.value) == f'device "{name}" for bertscore is not cpu, cuda, cuda:N or mps: pass one of them'
+
+
+def test_absent_devices_are_usage_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(UsageError, match='device "cuda:0" asked for but no CUDA GPU is available here'):
+        resolve_device("cuda:0")
+    assert resolve_device(None) == torch.device("cpu")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    with pytest.raises(UsageError, match=r"has 1 CUDA GPU\(s\) \(cuda:0 to cuda:0\)"):
+        resolve_device("cuda:3")
+    assert resolve_device("cuda:0") == torch.device("cuda:0")
+    assert resolve_device(None) == torch.device("cuda")
+    monkeypatch.setattr(torch.backends.mps, "is_available", lambda: False)
+    with pytest.raises(UsageError, match="Apple MPS is not available"):
+        resolve_device("mps")
+
+
+def test_dtypes() -> None:
+    assert resolve_dtype(None) is torch.float32
+    assert resolve_dtype("bfloat16") is torch.bfloat16
+    with pytest.raises(UsageError, match='dtype "fp8" for siera is not one of float32, bfloat16, float16'):
+        check_dtype("fp8", "siera")
+
+
+def test_batch_size_below_one_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="batch size 0"):
+        TextEncoder(None, character_ids, Recorder(), pad_id=0, batch_size=0)
+
+
+def test_importing_the_service_does_not_import_torch() -> None:
+    code = "import sys, simpeval.encoding; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
