@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from simpeval.datadir import DATA_DIR_ENV
@@ -72,4 +73,25 @@ def save_remote_code_model(directory: str | Path, marker: str | Path) -> Path:
         },
     }
     (directory / "config.json").write_text(json.dumps(config), encoding="utf-8")
+    return directory
+
+
+def save_tiny_bert(directory: str | Path, words: Iterable[str], seed: int = 0) -> Path:
+    """Write a 2-layer BERT (hidden size 32) with a word-level vocabulary of ``words``; return the directory.
+
+    Plugins' tests train and score on it in seconds, offline (no real weights are installable for
+    most encoders here).
+    """
+    import torch
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *dict.fromkeys(words)]
+    (directory / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    BertTokenizer(vocab_file=str(directory / "vocab.txt")).save_pretrained(str(directory))
+    torch.manual_seed(seed)
+    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=37,
+                        vocab_size=len(vocab), max_position_embeddings=128)
+    BertModel(config).save_pretrained(str(directory))
     return directory

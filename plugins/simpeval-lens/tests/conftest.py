@@ -16,18 +16,9 @@ WORDS = ("the a cat dog sat ran on mat big small house old man woman city was is
 @pytest.fixture(scope="session")
 def tiny_encoder(tmp_path_factory) -> str:
     """A 2-layer BERT (hidden size 32) over a small vocabulary, saved to a directory."""
-    import torch
-    from transformers import BertConfig, BertModel, BertTokenizer
+    from simpeval.testing import save_tiny_bert
 
-    directory = tmp_path_factory.mktemp("tiny-bert")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *WORDS]
-    (directory / "vocab.txt").write_text("\n".join(vocab) + "\n")
-    BertTokenizer(vocab_file=str(directory / "vocab.txt")).save_pretrained(str(directory))
-    torch.manual_seed(0)
-    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=37,
-                        vocab_size=len(vocab), max_position_embeddings=128)
-    BertModel(config).save_pretrained(str(directory))
-    return str(directory)
+    return str(save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"), WORDS))
 
 
 @pytest.fixture()
