@@ -17,13 +17,13 @@ against the references, then against the source; no SARI, so the baseline does l
 than EASSE).
 
 Results accumulate in a JSON file (``--results``), so sizes can be run one at a time;
-``--report`` writes ``docs/benchmarks/scale.md`` and ``scale.png`` from it.
+``--write docs/benchmarks/scale.md`` writes that page and ``scale.png`` beside it from them.
 
 Usage::
 
     SIMPEVAL_DATA_DIR=../shared/data nice -n 10 python benchmarks/bench_scale.py --sizes 10000 100000 --modes serial jobs2 dask
     SIMPEVAL_DATA_DIR=../shared/data python benchmarks/bench_scale.py --easse
-    python benchmarks/bench_scale.py --report
+    python benchmarks/bench_scale.py --write docs/benchmarks/scale.md
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "scale.json"
 DOC = HERE.parent / "docs" / "benchmarks" / "scale.md"
-PLOT = HERE.parent / "docs" / "benchmarks" / "scale.png"
 METRICS = "bleu,sari,fkgl"
 MODES = {"serial": [], "jobs2": ["--jobs", "2"], "dask": ["--dask", "local"]}
 N_REFS = 10
@@ -208,12 +207,13 @@ def run_easse(args: argparse.Namespace, results: dict) -> None:
         save_results(Path(args.results), results)
 
 
-def report(results: dict) -> None:
+def report(results: dict, doc: Path) -> None:
     runs = [r for r in results["runs"] if r["status"] == 0]
     lines = [
         "# Benchmark: scale (time and memory against the number of items)",
         "",
-        "Written by `benchmarks/bench_scale.py --report` from `benchmarks/results/scale.json`.",
+        "Written by `benchmarks/bench_scale.py --write docs/benchmarks/scale.md` from",
+        "`benchmarks/results/scale.json` (the runs append to it); the plot is `scale.png` beside this page.",
         "",
         "What: `simpeval evaluate -m bleu,sari,fkgl --sentence-level --format csv --no-cache` on synthetic",
         "unique items built from ASSET test lines, 10 references each, one whole process per row.",
@@ -253,12 +253,12 @@ def report(results: dict) -> None:
         for r in results["easse"]:
             lines.append(f"| {r.get('version', 'after')} | {r.get('code', '')} | {r['n']} | {r['simpeval_s']:.2f} | {r['sacrebleu_s']:.2f} | {r['ratio']:.2f}x | "
                          f"{r['load']:.1f} / {r['load_after']:.1f} | {r['date']} |")
-    DOC.parent.mkdir(parents=True, exist_ok=True)
-    DOC.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    plot(runs)
+    doc.parent.mkdir(parents=True, exist_ok=True)
+    doc.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    plot(runs, doc.with_suffix(".png"))
 
 
-def plot(runs: list[dict]) -> None:
+def plot(runs: list[dict], path: Path) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -284,7 +284,7 @@ def plot(runs: list[dict]) -> None:
     time_ax.legend(fontsize=8)
     fig.suptitle("simpeval evaluate -m bleu,sari,fkgl --sentence-level (shared 2-core machine)")
     fig.tight_layout()
-    fig.savefig(PLOT, dpi=100)
+    fig.savefig(path, dpi=100)
 
 
 def main() -> None:
@@ -298,15 +298,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--code", default=None, help="the commit timed, recorded with each row")
-    parser.add_argument("--report", action="store_true", help="write docs/benchmarks/scale.md and scale.png")
+    parser.add_argument("--write", nargs="?", const=str(DOC), default=None, metavar="PAGE",
+                        help="write the page (default docs/benchmarks/scale.md) and its PNG plot")
     args = parser.parse_args()
     results = load_results(Path(args.results))
     if args.sizes:
         run_sizes(args, results)
     if args.easse:
         run_easse(args, results)
-    if args.report:
-        report(results)
+    if args.write:
+        report(results, Path(args.write))
 
 
 if __name__ == "__main__":

@@ -90,24 +90,30 @@ def sari_stats(
     ):
         added = out.keys() - src.keys()
         add.append((len(added & refs.keys()), len(added), len(refs.keys() - src.keys())))
-        keep_correct = keep_out = keep_ref = 0
-        del_correct = del_out = del_ref = 0
+        # Per source n-gram: kept = min(r*I, r*O) (output) and min(r*I, R) (references), deleted =
+        # r*I - kept; so the deletion counts follow from the keep sums and the source total.
+        out_get, refs_get = out.get, refs.get
+        keep_correct = keep_out = keep_ref = keep_either = 0
         for ngram, count in src.items():
             in_src = count * r
-            in_out = out.get(ngram, 0) * r
-            in_refs = refs.get(ngram, 0)
-            kept_out = min(in_src, in_out)
-            kept_ref = min(in_src, in_refs)
+            kept_out = out_get(ngram, 0) * r
+            if kept_out > in_src:
+                kept_out = in_src
+            kept_ref = refs_get(ngram, 0)
+            if kept_ref > in_src:
+                kept_ref = in_src
             keep_out += kept_out
             keep_ref += kept_ref
-            keep_correct += min(kept_out, kept_ref)
-            deleted_out = max(in_src - in_out, 0)
-            deleted_ref = max(in_src - in_refs, 0)
-            del_out += deleted_out
-            del_ref += deleted_ref
-            del_correct += min(deleted_out, deleted_ref)
+            if kept_out < kept_ref:
+                keep_correct += kept_out
+                keep_either += kept_ref
+            else:
+                keep_correct += kept_ref
+                keep_either += kept_out
+        total = r * sum(src.values())
         keep.append((keep_correct, keep_out, keep_ref))
-        delete.append((del_correct, del_out, del_ref))
+        # min(r*I - kept_out, r*I - kept_ref) = r*I - max(kept_out, kept_ref)
+        delete.append((total - keep_either, total - keep_out, total - keep_ref))
     return SariStats(tuple(add), tuple(keep), tuple(delete))
 
 
