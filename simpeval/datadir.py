@@ -14,6 +14,8 @@ from pathlib import Path
 from simpeval.errors import UsageError
 
 DATA_DIR_ENV = "SIMPEVAL_DATA_DIR"
+__all__ = ["DATA_DIR_ENV", "read_data_text", "require_file", "resolve_data_dir"]
+
 
 
 def resolve_data_dir(data_dir: str | os.PathLike | None = None) -> Path:

@@ -34,6 +34,11 @@ from typing import Any
 
 from simpeval.errors import UsageError
 
+__all__ = [
+    "content_hash", "fingerprint", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
+    "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
+]
+
 HASH_LENGTH = 12
 """Hex digits of the content hash shown in signatures (48 bits: collisions are not a practical concern)."""
 

@@ -33,6 +33,11 @@ from simpeval.errors import UsageError
 LENS_SOURCE = "https://github.com/Yao-Dou/LENS/tree/master/data"
 LENS_META_SOURCE = "https://github.com/Yao-Dou/LENS/tree/master/experiments/meta_evaluation/data"
 SIMPEVAL_2022_REFERENCES = "simpeval-2022"
+__all__ = [
+    "SIMPEVAL_2022_REFERENCES", "SimpDA2022", "SimpEval2022", "SimpEvalPast", "SimpLikert2022", "WikiDA",
+    "read_lens_references",
+]
+
 
 
 def _rating_columns(fieldnames: list[str], raw: str, standardized: str) -> tuple[list[str], list[str]]:
