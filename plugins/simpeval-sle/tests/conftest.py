@@ -35,7 +35,8 @@ def tiny_encoder(tmp_path_factory) -> str:
 
 @pytest.fixture()
 def data_dir():
-    """``$SIMPEVAL_DATA_DIR`` (tox sets it to ../shared/data), which holds onestopenglish/."""
-    from pathlib import Path
+    """``$SIMPEVAL_DATA_DIR`` (tox sets it to ../shared/data), which holds onestopenglish/: absent, the
+    test skips with a reason, or fails under CI=true."""
+    from simpeval.testing import shared_data_dir
 
-    return Path(os.environ["SIMPEVAL_DATA_DIR"])
+    return shared_data_dir("onestopenglish")
