@@ -7,8 +7,6 @@ import os
 import pytest
 from sle_testdata import ARTICLES, write_corpus
 
-from simpeval.testing import shared_data_dir
-
 os.environ["HF_HUB_OFFLINE"] = "1"
 
 
@@ -37,5 +35,8 @@ def tiny_encoder(tmp_path_factory) -> str:
 
 @pytest.fixture()
 def data_dir():
-    """``$SIMPEVAL_DATA_DIR`` holding onestopenglish/ (skipped without it, failed under CI)."""
+    """``$SIMPEVAL_DATA_DIR`` (tox sets it to ../shared/data), which holds onestopenglish/: absent, the
+    test skips with a reason, or fails under CI=true."""
+    from simpeval.testing import shared_data_dir
+
     return shared_data_dir("onestopenglish")
