@@ -55,12 +55,6 @@ def hidden_size(name: str) -> int:
     return load_encoder(name)[1].config.hidden_size
 
 
-def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices grouped into batches of similar length (longest first), to waste little on padding."""
-    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
-    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
-
-
 # (encoder, text) -> layers x hidden: training runs, seeds and test sets in one process share it
 _ENCODED: dict[tuple[str, str], torch.Tensor] = {}
 
@@ -71,6 +65,8 @@ def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32) -> torc
     Each distinct text is encoded once per process.
     """
     import torch
+
+    from simpeval.encoding import length_batches
 
     tokenizer, model = load_encoder(name)
     missing = [t for t in dict.fromkeys(texts) if (name, t) not in _ENCODED]
