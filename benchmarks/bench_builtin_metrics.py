@@ -69,12 +69,15 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
     """``(row label, CPU ms per item)`` for one preset, in this (fresh) process."""
     from simpeval.registry import load_registry
     from simpeval.runner import evaluate, resolve_metrics
-    from simpeval.text import clear_caches
+    from simpeval.store import StatsStore
 
     sources, outputs, references = load_inputs(Path(args.data_dir))
     n = len(outputs)
     registry = load_registry(autoload=False)
     metrics = [registry.create_metric(name, preset=args.preset) for name in METRICS]
+    store = StatsStore()
+    for metric in metrics:
+        metric.bind_store(store)
 
     def classes() -> None:
         for metric in metrics:
@@ -83,12 +86,19 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
     requests = resolve_metrics(registry, METRICS, preset=args.preset)
 
     def runner() -> None:
-        evaluate(requests, sources, outputs, references, sentence_level=True, corpus_level=False, cache=None)
+        evaluate(requests, sources, outputs, references, sentence_level=True, corpus_level=False, cache=None,
+                 store=store)
 
+    from simpeval.syllables import count_syllables
     from simpeval.text import ngram_counts, split_sentences, tokenize
 
     def clear_statistics() -> None:
-        clear_caches(keep=(tokenize, ngram_counts, split_sentences))
+        store.clear(keep=(tokenize, ngram_counts, split_sentences))
+        count_syllables.cache_clear()
+
+    def clear_caches() -> None:
+        store.clear()
+        count_syllables.cache_clear()
 
     def best(prepare: Callable[[], None], function: Callable[[], object]) -> float:
         """The fastest of ``--repeat`` timings (the machine is shared: the minimum is the least noisy)."""

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from simpeval.cache import ScoreCache
+    from simpeval.parallel import BatchExecutor
     from simpeval.significance import Interval, PairedTest
 
 PAIRED_TESTS = ("bs", "ar")
@@ -81,6 +82,7 @@ def compare_systems(
     cache: ScoreCache | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    executor: BatchExecutor | None = None,
 ) -> Comparison:
     """Score every system and, with ``test``, compare each with the first.
 
@@ -91,6 +93,7 @@ def compare_systems(
     :param seed: seeds a fresh generator per (system, metric): every system and metric is
         tested on the same resamples, as sacrebleu does, whatever the order of metrics.
     :param sentence_level: keep per-item scores in each result (needed anyway by a test).
+    :param executor: where batches are scored (``--jobs``, ``--dask``; :mod:`simpeval.parallel`).
     """
     if not systems:
         raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
@@ -101,7 +104,7 @@ def compare_systems(
     results = [
         SystemResult(name, evaluate(requests, sources, outputs, references,
                                     sentence_level=sentence_level or test is not None, corpus_level=True,
-                                    cache=cache, batch_size=batch_size, progress=progress))
+                                    cache=cache, batch_size=batch_size, progress=progress, executor=executor))
         for name, outputs in systems
     ]
     comparison = Comparison(results, test, None, None)

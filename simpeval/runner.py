@@ -1,23 +1,29 @@
 """The evaluation runner: resolve metric specs, score in cached batches, collect results.
 
-Texts are tokenised once per process and shared between metrics (see
-:mod:`simpeval.text`); this module adds batching, the on-disk
-:class:`~simpeval.cache.ScoreCache` and a progress bar, so that a long run that
-is interrupted resumes from the last finished batch.
+A run owns a bounded :class:`~simpeval.store.StatsStore` that its metrics share, so
+a text is tokenised and counted once while it is in use; batches are scored with
+every metric in turn, here or by an executor of :mod:`simpeval.parallel` (local
+processes, a Dask cluster), and their results are assembled in input order, so
+every way of running gives the same numbers. Finished batches go to the on-disk
+:class:`~simpeval.cache.ScoreCache`, so a long run that is interrupted resumes from
+the last finished batch; corpus scores that need global statistics (BLEU, SARI,
+FKGL) sum per-batch statistics.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
+from simpeval.store import StatsStore
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
+    from simpeval.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 DEFAULT_BATCH_SIZE = 512
@@ -135,6 +141,88 @@ def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | No
     return f"{name}|nrefs:{nrefs}|{rest}"
 
 
+@dataclass
+class Batch:
+    """Items ``start`` to ``start + len(outputs)`` of a run: the unit of caching and of parallel work."""
+
+    index: int
+    start: int
+    sources: Sequence[str]
+    outputs: Sequence[str]
+    references: Sequence[Sequence[str]] | None
+    fields: dict[str, list] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def inputs(self) -> tuple:
+        return self.sources, self.outputs, self.references
+
+    def fields_for(self, metric: Metric) -> dict[str, list]:
+        """The per-item fields of this batch that ``metric`` reads (its ``item_fields``)."""
+        return {k: v for k, v in self.fields.items() if k in metric.item_fields}
+
+    def describe(self) -> str:
+        return f"batch {self.index} (items {self.start + 1}-{self.start + len(self)})"
+
+
+@dataclass(frozen=True)
+class Task:
+    """What one metric computes on one batch: sentence scores, corpus statistics, or both."""
+
+    sentences: bool
+    statistics: bool
+
+
+BatchScores = list[tuple["dict[str, list[float]] | None", Any]]
+
+
+def make_batches(
+    sources: Sequence[str],
+    outputs: Sequence[str],
+    references: Sequence[Sequence[str]] | None,
+    batch_size: int,
+    fields: dict[str, Sequence[object]] | None = None,
+) -> list[Batch]:
+    return [
+        Batch(index, start, sources[start : start + batch_size], outputs[start : start + batch_size],
+              None if references is None else references[start : start + batch_size],
+              {k: list(v[start : start + batch_size]) for k, v in (fields or {}).items()})
+        for index, start in enumerate(range(0, len(outputs), batch_size))
+    ]
+
+
+def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: Batch) -> BatchScores:
+    """Every metric's sentence scores and corpus statistics on ``batch``, as ``tasks`` ask.
+
+    Metrics run one after the other on the same batch, so the texts they share are
+    counted once while they are in the run's store.
+    """
+    results: BatchScores = []
+    for metric, task in zip(metrics, tasks):
+        per_item = stats = None
+        if task is not None and task.sentences:
+            per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
+        if task is not None and task.statistics:
+            stats = _column_sums(metric.corpus_statistics(*batch.inputs) or ())
+        results.append((per_item, stats))
+    return results
+
+
+def _column_sums(rows: Sequence[Sequence[float]]) -> list[float]:
+    """The per-item statistics of a batch added up (integer counts stay exact integers)."""
+    return [sum(column) for column in zip(*rows)]
+
+
+def has_corpus_statistics(metric: Metric) -> bool:
+    """Whether ``metric`` scores its corpus from summed statistics (see ``Metric.corpus_statistics``;
+    they take no per-item fields, so a metric that reads some scores its corpus at once)."""
+    from simpeval.metrics.base import Metric
+
+    return type(metric).corpus_statistics is not Metric.corpus_statistics and not metric.item_fields
+
+
 def evaluate(
     requests: Sequence[MetricRequest],
     sources: Sequence[str],
@@ -146,103 +234,142 @@ def evaluate(
     cache: ScoreCache | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
+    executor: BatchExecutor | None = None,
+    store: StatsStore | None = None,
     fields: dict[str, Sequence[object]] | None = None,
 ) -> EvaluationResult:
-    """Score ``outputs`` with every requested metric.
+    """Score ``outputs`` with every requested metric, batch by batch.
 
     :param requests: from :func:`resolve_metrics`.
     :param references: item-major (``references[i]`` lists item i's references) or None.
     :param sentence_level: compute per-item scores (batched, cached per batch).
-    :param corpus_level: compute corpus scores (a metric's own corpus formula, else
-        the mean of its per-item scores).
+    :param corpus_level: compute corpus scores (a metric's own corpus formula from
+        statistics summed over batches, else the mean of its per-item scores).
     :param cache: where finished batches are stored; None disables caching.
     :param progress: show a progress bar over items x metrics.
+    :param executor: where batches are scored (:mod:`simpeval.parallel`: local processes
+        or a Dask cluster); None scores them here, one after the other.
+    :param store: the run's store of per-text statistics (default: a new bounded one).
     :param fields: per-item values (``{"target": [...]}``) given to the metrics whose
         ``item_fields`` name them.
     """
     for request in requests:
         request.metric.check_inputs(sources, outputs, references)
+    metrics = [request.metric for request in requests]
+    signatures = [signature_with_refs(metric, references) for metric in metrics]
+    run_store = store if store is not None else StatsStore()
+    for metric in metrics:
+        metric.bind_store(run_store)
+
+    all_fields = [{k: list(v) for k, v in (fields or {}).items() if k in m.item_fields} for m in metrics]
+    corpus: dict[int, dict[str, float]] = {}
+    wants_statistics = []
+    for i, metric in enumerate(metrics):
+        found = None
+        if corpus_level and metric.corpus_level:
+            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]),
+                            _corpus_check(metric))
+        if found is not None:
+            corpus[i] = found
+        wants_statistics.append(corpus_level and metric.corpus_level and found is None
+                                and has_corpus_statistics(metric) and len(outputs) > 0)
+    wants_sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
+
+    per_item: list[list[dict[str, list[float]] | None]] = []
+    statistics: list[list[Any]] = []
+    work: list[tuple[Batch, list[Task | None]]] = []
+    for batch in make_batches(sources, outputs, references, batch_size, fields):
+        found_items = [
+            _lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric)),
+                    _sentence_check(metric, len(batch))) if wanted else None
+            for metric, signature, wanted in zip(metrics, signatures, wants_sentences)
+        ]
+        per_item.append(found_items)
+        statistics.append([None] * len(metrics))
+        tasks = [
+            Task(wanted and found is None, stats) if (wanted and found is None) or stats else None
+            for wanted, found, stats in zip(wants_sentences, found_items, wants_statistics)
+        ]
+        if any(tasks):
+            work.append((batch, tasks))
+
+    n_done = len(outputs) - sum(len(batch) for batch, _ in work)
+    with _progress_bar(len(outputs) * len(metrics), progress) as bar:
+        bar.update(n_done * len(metrics))
+        scored = executor.map(metrics, work) if executor is not None else _serial(metrics, work)
+        for batch, results in scored:
+            for i, (values, stats) in enumerate(results):
+                if values is not None:
+                    per_item[batch.index][i] = values
+                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metrics[i])), values,
+                          _sentence_check(metrics[i], len(batch)))
+                statistics[batch.index][i] = stats
+            bar.update(len(batch) * len(metrics))
+
     result = EvaluationResult(n_items=len(outputs))
-    total = len(outputs) * len(requests)
-    with _progress_bar(total, progress) as bar:
-        for request in requests:
-            metric = request.metric
-            signature = signature_with_refs(metric, references)
-            wanted = {k: v for k, v in (fields or {}).items() if k in metric.item_fields}
-            per_item: dict[str, list[float]] | None = None
-            if sentence_level or (corpus_level and not metric.corpus_level):
-                per_item = _score_batches(metric, signature, sources, outputs, references, cache, batch_size, bar, wanted)
-            else:
-                bar.update(len(outputs))
-            corpus: dict[str, float] = {}
+    for i, (request, metric) in enumerate(zip(requests, metrics)):
+        joined: dict[str, list[float]] | None = None
+        if wants_sentences[i]:
+            joined = {sub: [] for sub in metric.score_names()}
+            for batch_scores in per_item:
+                for sub, values in batch_scores[i].items():
+                    joined[sub].extend(values)
+        if corpus_level and i not in corpus:
+            corpus[i] = _corpus_scores(metric, wants_statistics[i], [s[i] for s in statistics],
+                                       (sources, outputs, references), all_fields[i], joined)
+            if metric.corpus_level:
+                _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
+                      _corpus_check(metric))
+        for sub in request.report:
+            result.signatures[sub] = signatures[i]
+            result.higher_is_better[sub] = metric.is_higher_better(sub)
+            if sentence_level and joined is not None:
+                result.sentence_scores[sub] = joined[sub]
             if corpus_level:
-                corpus = _score_corpus(metric, signature, sources, outputs, references, cache, per_item, wanted)
-            for sub in request.report:
-                result.signatures[sub] = signature
-                result.higher_is_better[sub] = metric.is_higher_better(sub)
-                if sentence_level and per_item is not None:
-                    result.sentence_scores[sub] = per_item[sub]
-                if corpus_level:
-                    result.corpus_scores[sub] = corpus[sub]
+                result.corpus_scores[sub] = corpus[i][sub]
     return result
 
 
-def _score_batches(
-    metric: Metric,
-    signature: str,
-    sources: Sequence[str],
-    outputs: Sequence[str],
-    references: Sequence[Sequence[str]] | None,
-    cache: ScoreCache | None,
-    batch_size: int,
-    bar: Any,
-    fields: dict[str, Sequence[object]],
-) -> dict[str, list[float]]:
-    scores: dict[str, list[float]] = {sub: [] for sub in metric.score_names()}
-    for start in range(0, len(outputs), batch_size):
-        stop = start + batch_size
-        batch = (sources[start:stop], outputs[start:stop], None if references is None else references[start:stop])
-        extra = {k: list(v[start:stop]) for k, v in fields.items()}
-        cached = _cached(cache, signature, "sentence", (*batch, extra), lambda: metric.sentence_scores(*batch, **extra),
-                         lambda value: check_sentence_scores(value, metric.score_names(), len(batch[1])))
-        for sub, values in cached.items():
-            scores[sub].extend(values)
-        bar.update(len(batch[1]))
-    return scores
+def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | None]]]) -> Iterator[tuple[Batch, BatchScores]]:
+    for batch, tasks in work:
+        yield batch, score_batch(metrics, tasks, batch)
 
 
-def _score_corpus(
+def _corpus_scores(
     metric: Metric,
-    signature: str,
-    sources: Sequence[str],
-    outputs: Sequence[str],
-    references: Sequence[Sequence[str]] | None,
-    cache: ScoreCache | None,
+    from_statistics: bool,
+    batch_statistics: list[Any],
+    inputs: tuple,
+    fields: dict[str, list],
     per_item: dict[str, list[float]] | None,
-    fields: dict[str, Sequence[object]],
 ) -> dict[str, float]:
+    """A corpus-level metric's formula over statistics summed in batch order; else the mean
+    of the sentence scores; a corpus-level metric without statistics scores all items at once."""
+    if from_statistics:
+        totals = _column_sums([stats for stats in batch_statistics if stats])
+        return {sub: float(v) for sub, v in metric.score_from_statistics(totals).items()}
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
-    extra = {k: list(v) for k, v in fields.items()}
-    return _cached(cache, signature, "corpus", (sources, outputs, references, extra),
-                   lambda: metric.corpus_score(sources, outputs, references, **extra),
-                   lambda value: check_corpus_scores(value, metric.score_names()))
+    return metric.corpus_score(*inputs, **fields)
 
 
-def _cached(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, compute: Any, check: Check) -> Any:
-    """``compute()``, or its stored value for this signature, kind and inputs if ``check`` accepts it.
+def _sentence_check(metric: Metric, n: int) -> Check:
+    return lambda value: check_sentence_scores(value, metric.score_names(), n)
 
-    A new value is stored only when ``check`` accepts it, so every entry written can be read back.
-    """
-    if cache is None:
-        return compute()
-    key = input_key(signature, kind, *inputs)
-    value = cache.get(key, check)
-    if value is None:
-        value = compute()
-        if check(value) is None:
-            cache.put(key, value)
-    return value
+
+def _corpus_check(metric: Metric) -> Check:
+    return lambda value: check_corpus_scores(value, metric.score_names())
+
+
+def _lookup(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, check: Check) -> Any:
+    """The stored value for this signature, kind and inputs if ``check`` accepts it, else None."""
+    return None if cache is None else cache.get(input_key(signature, kind, *inputs), check)
+
+
+def _save(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, value: Any, check: Check) -> None:
+    """Store ``value`` if ``check`` accepts it, so every entry written can be read back."""
+    if cache is not None and check(value) is None:
+        cache.put(input_key(signature, kind, *inputs), value)
 
 
 class _NoBar:

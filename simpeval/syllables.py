@@ -12,8 +12,7 @@ FKBLEU values) uses. Plugins build their own variant on the shared rules.
 from __future__ import annotations
 
 import re
-
-from simpeval.text import shared_cache
+from functools import lru_cache
 
 __all__ = ["EASSE_EXCEPTIONS", "LINGUA_EXCEPTIONS", "adjusted_vowel_groups", "count_syllables"]
 
@@ -58,7 +57,8 @@ def adjusted_vowel_groups(stem: str) -> int:
     return count
 
 
-@shared_cache
+# Per word, not per text: bounded by the vocabulary, so a small process-wide cache stays small.
+@lru_cache(maxsize=1 << 16)
 def count_syllables(word: str) -> int:
     """Syllables of one word as EASSE counts them: every trailing "e" stripped (punctuation counts 0)."""
     word = word.lower().strip()

@@ -19,6 +19,9 @@ from pathlib import Path
 from simpeval.datadir import DATA_DIR_ENV
 
 REMOTE_MODULE = "remote_code_model"
+REMOTE_MODEL_TYPE = "simpeval-remote-bert"
+"""An architecture transformers does not include, so only the directory's own code can load it
+(for a known ``model_type`` transformers would ignore ``auto_map`` and never ask)."""
 
 
 def in_ci() -> bool:
@@ -43,20 +46,24 @@ def shared_data_dir(required: str = "metaeval") -> Path:
 
 
 def save_remote_code_model(directory: str | Path, marker: str | Path) -> Path:
-    """Write a BERT-like config whose ``auto_map`` points at code that creates ``marker``; return the directory."""
+    """Write a BERT-like config whose ``auto_map`` points at code that creates ``marker``; return the directory.
+
+    Loaded by transformers with ``trust_remote_code`` unset, this asks ``[y/N]`` on stdin and, given ``y``,
+    imports the module.
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     (directory / f"{REMOTE_MODULE}.py").write_text(
         "import pathlib\n"
         f"pathlib.Path({str(marker)!r}).write_text('remote code ran')\n"
         "from transformers import BertConfig, BertModel, BertForSequenceClassification\n"
-        "class RemoteConfig(BertConfig):\n    model_type = 'bert'\n"
+        f"class RemoteConfig(BertConfig):\n    model_type = {REMOTE_MODEL_TYPE!r}\n"
         "class RemoteModel(BertModel):\n    config_class = RemoteConfig\n"
         "class RemoteClassifier(BertForSequenceClassification):\n    config_class = RemoteConfig\n",
         encoding="utf-8",
     )
     config = {
-        "model_type": "bert", "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2,
+        "model_type": REMOTE_MODEL_TYPE, "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2,
         "intermediate_size": 37, "vocab_size": 100, "num_labels": 3,
         "auto_map": {
             "AutoConfig": f"{REMOTE_MODULE}.RemoteConfig",

@@ -13,7 +13,7 @@ from simpeval.metrics.bleu import Bleu, BleuSource
 from simpeval.metrics.combined import BleuSariAmean, BleuSariGmean, FkBleu, IBleu
 from simpeval.metrics.fkgl import Fkgl
 from simpeval.metrics.sari import Sari
-from simpeval.text import clear_caches
+from simpeval.store import StatsStore
 
 SOURCES = [
     "The incumbent was defeated by a considerable margin in the election.",
@@ -70,17 +70,22 @@ def test_bleu_sari_means() -> None:
 
 
 def test_composites_reuse_the_component_statistics() -> None:
-    clear_caches()
-    Bleu().score_sentences(*ARGS)
-    Sari().score_sentences(*ARGS)
-    bleu_misses = bleu_module.bleu_stats.cache_info().misses
-    sari_misses = sari_module.sari_stats.cache_info().misses
-    IBleu().score_sentences(*ARGS)
-    BleuSariAmean().score_sentences(*ARGS)
-    BleuSariGmean().score_sentences(*ARGS)
+    store = StatsStore()
+
+    def score(metric):
+        metric.bind_store(store)
+        metric.score_sentences(*ARGS)
+
+    score(Bleu())
+    score(Sari())
+    bleu_entries = store.count(bleu_module.bleu_stats)
+    sari_entries = store.count(sari_module.sari_stats)
+    score(IBleu())
+    score(BleuSariAmean())
+    score(BleuSariGmean())
     # iBLEU only adds the BLEU-against-source statistics (one per item); the means add none.
-    assert bleu_module.bleu_stats.cache_info().misses == bleu_misses + len(OUTPUTS)
-    assert sari_module.sari_stats.cache_info().misses == sari_misses
+    assert store.count(bleu_module.bleu_stats) == bleu_entries + len(OUTPUTS)
+    assert store.count(sari_module.sari_stats) == sari_entries
 
 
 @pytest.mark.parametrize("cls", [IBleu, FkBleu])

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from simpeval import UsageError
-from simpeval.text import clear_caches, ngram_counts, tokenize
+from simpeval.store import StatsStore
+from simpeval.text import ngram_counts, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 
@@ -25,10 +26,25 @@ def test_tokenizers_by_name() -> None:
 
 
 def test_texts_are_tokenized_once() -> None:
-    clear_caches()
-    tokenize("The same text.", "13a", True)
-    ngram_counts("The same text.", "13a", True)
-    ngram_counts("The same text.", "13a", True)
-    assert tokenize.cache_info().misses == 1
-    assert ngram_counts.cache_info().misses == 1
+    store = StatsStore()
+    tokenize("The same text.", "13a", True, store=store)
+    ngram_counts("The same text.", "13a", True, store=store)
+    ngram_counts("The same text.", "13a", True, store=store)
+    assert store.count(tokenize) == 1 and store.count(ngram_counts) == 1 and store.misses == 2
     assert ngram_counts("a b a b", "none")[1] == {("a", "b"): 2, ("b", "a"): 1}
+
+
+def test_13a_equals_sacrebleu_on_every_reference_line(data_dir) -> None:
+    """Our 13a (written for speed) against sacrebleu's, the oracle, on every line of the data."""
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacrebleu13a
+
+    from simpeval.tokenizers.mteval import Tokenizer13a
+
+    oracle, ours = Sacrebleu13a(), Tokenizer13a()
+    lines = ["a-\nb c\nd", "&quot;x&quot; &amp; &lt;b&gt; &QUOT;", "<skipped> 3-4 -5- 1.5 1,000 a.b ,x. (y) 'z'",
+             "", "   ", "é.Ü,ß 12-a x..y,, 3.-4", "İstanbul's\tt\u00a0b {[|]}~`^_"]
+    for path in sorted((data_dir / "references").rglob("*")):
+        if path.is_file():
+            lines += path.read_text(encoding="utf-8").split("\n")
+    assert len(lines) > 50_000
+    assert [ours(line) for line in lines] == [oracle(line) for line in lines]

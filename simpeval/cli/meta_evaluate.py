@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.cli.parallel import parallel_options
 from simpeval.errors import UsageError
 from simpeval.metaeval import CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
 
@@ -52,9 +53,10 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
+@parallel_options
 def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, significance,
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
-                  data_dir, no_cache, cache_dir, progress) -> None:
+                  data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
@@ -63,6 +65,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance
     from simpeval.metaeval.run import Request, run_meta_evaluation
+    from simpeval.parallel import open_executor
 
     check_writable(output)
     if score_columns and not score_paths:
@@ -92,7 +95,8 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         cache=None if no_cache else ScoreCache(cache_dir),
         progress=progress,
     )
-    report = run_meta_evaluation(registry(), request)
+    with open_executor(jobs, dask) as request.executor:
+        report = run_meta_evaluation(registry(), request)
     for warning in report.result.warnings:
         click.echo(f"warning: {warning}", err=True)
     text = format_report(report, fmt)

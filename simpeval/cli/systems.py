@@ -74,7 +74,7 @@ def read_systems(orig_path, sys_paths, refs_paths):
 
 
 def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
-                     fmt, output, no_cache, cache_dir, batch_size, progress) -> None:
+                     fmt, output, no_cache, cache_dir, batch_size, progress, executor=None) -> None:
     """Score several systems (one row each) and print the comparison."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
@@ -90,7 +90,7 @@ def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, tes
     comparison = compare_systems(
         requests, sources, systems, references, test=test, n_resamples=paired_n, seed=seed,
         cache=None if no_cache else ScoreCache(cache_dir), batch_size=batch_size,
-        progress=sys.stderr.isatty() if progress is None else progress,
+        progress=sys.stderr.isatty() if progress is None else progress, executor=executor,
     )
     write_output(format_comparison(comparison, fmt), output)
     if fmt not in ("json", "csv"):

@@ -18,6 +18,7 @@ from simpeval.errors import UsageError
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.datasets.base import Dataset
+    from simpeval.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 # The metrics simpeval computes for Table 3 of Alva-Manchego et al. (2021), all on CPU.
@@ -55,6 +56,7 @@ def compute_scores(
     systems: Sequence[str] | None = None,
     cache: ScoreCache | None = None,
     progress: bool = False,
+    executor: BatchExecutor | None = None,
 ) -> ComputedScores:
     """Score ``dataset`` with the metrics named in ``specs`` (``-m`` syntax).
 
@@ -79,7 +81,7 @@ def compute_scores(
     out = ComputedScores()
     if systems is None:
         result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
-                          cache=cache, progress=progress)
+                          cache=cache, progress=progress, executor=executor)
         for name in wanted:
             out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
     else:
@@ -90,7 +92,7 @@ def compute_scores(
             result = evaluate(
                 requests, [sources[i] for i in idx], [outputs[i] for i in idx],
                 None if refs is None else [refs[i] for i in idx],
-                sentence_level=False, corpus_level=True, cache=cache, progress=progress,
+                sentence_level=False, corpus_level=True, cache=cache, progress=progress, executor=executor,
             )
             for name in wanted:
                 per_system[name].append(result.corpus_scores[name])

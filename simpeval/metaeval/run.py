@@ -20,6 +20,7 @@ from simpeval.metaeval.splits import Split, make_split
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.datasets.base import Dataset
+    from simpeval.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 
@@ -43,6 +44,7 @@ class Request:
     seed: int = 0
     cache: ScoreCache | None = None
     progress: bool = False
+    executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
 
 
 @dataclass
@@ -118,7 +120,8 @@ def _gather_scores(
     warnings: list[str] = []
     if specs:
         computed = compute_scores(registry, dataset, specs, preset=request.preset, references=references,
-                                  systems=systems, cache=request.cache, progress=request.progress)
+                                  systems=systems, cache=request.cache, progress=request.progress,
+                                  executor=request.executor)
         scores.update(computed.scores)
         signatures.update(computed.signatures)
     for path in request.scores:

@@ -16,11 +16,14 @@ import math
 import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
@@ -197,6 +200,35 @@ class Metric:
     # ------------------------------------------------------------------
     # Scoring
     # ------------------------------------------------------------------
+
+    @property
+    def store(self) -> StatsStore:
+        """Where this metric memoises per-text statistics (see :mod:`simpeval.store`).
+
+        The runner binds one store per run with :meth:`bind_store`; a metric used on
+        its own gets a private bounded store on first use.
+        """
+        store = self.__dict__.get("_store")
+        if store is None:
+            from simpeval.store import StatsStore
+
+            store = StatsStore()
+            self.bind_store(store)
+        return store
+
+    def bind_store(self, store: StatsStore) -> None:
+        """Use ``store`` from now on, here and in every component metric held as an attribute
+        (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics."""
+        self._store = store
+        for value in list(vars(self).values()):
+            if isinstance(value, Metric):
+                value.bind_store(store)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (sent to a worker process) without its store: a worker binds its own."""
+        state = dict(self.__dict__)
+        state.pop("_store", None)
+        return state
 
     def score_sentences(
         self,

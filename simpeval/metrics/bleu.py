@@ -1,7 +1,7 @@
 """BLEU (Papineni et al. 2002) as EASSE computes it, written for speed.
 
-Sentence BLEU is computed per item from cached n-gram counts
-(:mod:`simpeval.text`) rather than by calling sacrebleu once per sentence, which
+Sentence BLEU is computed per item from n-gram counts memoised in the run's store
+(:mod:`simpeval.text`, :mod:`simpeval.store`) rather than by calling sacrebleu once per sentence, which
 is what makes EASSE slow. The arithmetic follows sacrebleu 2's ``compute_bleu``
 (smoothing methods of Chen and Cherry 2014, brevity penalty with the closest
 reference length, shorter on ties), so the default preset equals
@@ -20,7 +20,8 @@ from typing import Any
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.text import ngram_counts, shared_cache, tokenize
+from simpeval.store import StatsStore, stored
+from simpeval.text import ngram_counts, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -64,31 +65,41 @@ class Smoothing:
     zero_if_no_match: bool
 
 
-@shared_cache
+@stored
 def _reference_profile(
-    references: tuple[str, ...], tokenizer: str, lowercase: bool
+    references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> tuple[tuple[dict[tuple[str, ...], int], ...], tuple[int, ...]]:
     """The highest count of each n-gram over ``references``, and their lengths."""
-    max_counts: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
-    for reference in references:
-        for order_max, counts in zip(max_counts, ngram_counts(reference, tokenizer, lowercase)):
-            for ngram, count in counts.items():
-                if count > order_max.get(ngram, 0):
+    per_reference = [ngram_counts(reference, tokenizer, lowercase, store=store) for reference in references]
+    max_counts: list[dict[tuple[str, ...], int]] = []
+    for n in range(MAX_ORDER):
+        order_max: dict[tuple[str, ...], int] = {}
+        for counts in per_reference:
+            order_max.update(counts[n])  # every n-gram, with some reference's count (C speed) ...
+        for counts in per_reference:  # ... raised to the highest where a reference repeats it (rare)
+            for ngram, count in [item for item in counts[n].items() if item[1] > 1]:
+                if count > order_max[ngram]:
                     order_max[ngram] = count
-    lengths = tuple(len(tokenize(reference, tokenizer, lowercase)) for reference in references)
+        max_counts.append(order_max)
+    lengths = tuple(len(tokenize(reference, tokenizer, lowercase, store=store)) for reference in references)
     return tuple(max_counts), lengths
 
 
-@shared_cache
+@stored
 def bleu_stats(
-    output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool
+    output: str,
+    references: tuple[str, ...],
+    tokenizer: str,
+    lowercase: bool,
+    *,
+    store: StatsStore | None = None,
 ) -> BleuStats:
-    """Clipped n-gram matches of ``output`` against ``references`` (cached per item)."""
-    max_counts, ref_lens = _reference_profile(references, tokenizer, lowercase)
-    hyp_len = len(tokenize(output, tokenizer, lowercase))
+    """Clipped n-gram matches of ``output`` against ``references`` (memoised per item)."""
+    max_counts, ref_lens = _reference_profile(references, tokenizer, lowercase, store=store)
+    hyp_len = len(tokenize(output, tokenizer, lowercase, store=store))
     correct = []
     total = []
-    for hyp_counts, ref_counts in zip(ngram_counts(output, tokenizer, lowercase), max_counts):
+    for hyp_counts, ref_counts in zip(ngram_counts(output, tokenizer, lowercase, store=store), max_counts):
         matched = 0
         for ngram, count in hyp_counts.items():
             ref_count = ref_counts.get(ngram)
@@ -243,10 +254,11 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[BleuStats]:
-        """Per-item statistics, cached process-wide (composite metrics reuse them)."""
+        """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
+        self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
         return [
-            bleu_stats(output, refs, self.tokenizer, self.lowercase)
+            bleu_stats(output, refs, self.tokenizer, self.lowercase, store=self.store)
             for output, refs in zip(outputs, targets)
         ]
 

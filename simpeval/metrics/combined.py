@@ -2,7 +2,7 @@
 
 They never recount: each combines its component metrics' per-item scores through the
 documented :meth:`~simpeval.Metric.component_scores`, computed from the statistics that
-:mod:`simpeval.text` caches process-wide, so scoring ``bleu``, ``sari``, ``ibleu`` and
+the run's store (:mod:`simpeval.store`) memoises, so scoring ``bleu``, ``sari``, ``ibleu`` and
 ``fkbleu`` together tokenizes and counts every text once.
 
 - ``ibleu`` (Sun and Zhou 2012): ``alpha * BLEU(out, refs) - (1 - alpha) * BLEU(out, src)``,

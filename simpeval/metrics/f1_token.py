@@ -46,8 +46,8 @@ class F1Token(Metric):
     ) -> dict[str, list[float]]:
         scores = []
         for output, refs in zip(outputs, references):
-            tokens = tokenize(output, self.tokenizer, self.lowercase)
-            best = max((token_f1(tokens, tokenize(r, self.tokenizer, self.lowercase)) for r in refs), default=0.0)
+            tokens = tokenize(output, self.tokenizer, self.lowercase, store=self.store)
+            best = max((token_f1(tokens, tokenize(r, self.tokenizer, self.lowercase, store=self.store)) for r in refs), default=0.0)
             scores.append(100.0 * best)
         return {self.name: scores}
 

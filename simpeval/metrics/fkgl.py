@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import simpeval
 from simpeval.metrics.base import Metric, Option
 from simpeval.syllables import count_syllables
-from simpeval.text import shared_cache, split_sentences, tokenize
+from simpeval.store import StatsStore, stored
+from simpeval.text import split_sentences, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 
@@ -38,12 +39,14 @@ class ReadabilityCounts:
         )
 
 
-@shared_cache
-def readability_counts(text: str, tokenizer: str, lowercase: bool) -> ReadabilityCounts:
-    """Counts of one text (cached: fkbleu reuses the counts of fkgl)."""
-    normalized = " ".join(tokenize(text, tokenizer, lowercase))
+@stored
+def readability_counts(
+    text: str, tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
+) -> ReadabilityCounts:
+    """Counts of one text (memoised: fkbleu reuses the counts of fkgl)."""
+    normalized = " ".join(tokenize(text, tokenizer, lowercase, store=store))
     sentences = words = syllables = 0
-    for sentence in split_sentences(normalized):
+    for sentence in split_sentences(normalized, store=store):
         tokens = sentence.split()
         sentences += 1
         words += len(tokens)
@@ -91,8 +94,8 @@ class Fkgl(Metric):
     }
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
-        """Per-text counts, cached process-wide."""
-        return [readability_counts(text, self.tokenizer, self.lowercase) for text in texts]
+        """Per-text counts, memoised in the run's store."""
+        return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:
         if self.formula == "textstat-0.7.3":

@@ -58,9 +58,9 @@ class Length(Metric):
 
     def _count(self, text: str) -> tuple[int, int, int]:
         """Characters, tokens and sentences of ``text`` (tokenised first when ``normalize``)."""
-        tokens = tokenize(text, self.tokenizer)
+        tokens = tokenize(text, self.tokenizer, store=self.store)
         measured = " ".join(tokens) if self.normalize else text.strip()
-        sentences = len(split_sentences(measured)) if measured else 0
+        sentences = len(split_sentences(measured, store=self.store)) if measured else 0
         return len(measured), len(tokens), sentences
 
     def score_sentences(

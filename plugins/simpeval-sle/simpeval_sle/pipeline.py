@@ -1,0 +1,121 @@
+"""``simpeval train sle`` end to end: corpus in, checkpoint and model card out.
+
+Articles are split once (seeded); the head is trained on the training articles
+and selected on the validation articles; the kept head is scored once on the
+test articles, beside an FKGL-regression baseline fitted on the training
+articles. The split, the settings, every epoch and the test figures go into the
+checkpoint's ``sle_config.json`` and ``MODEL_CARD.md``.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from simpeval.cache import write_atomic
+from simpeval_sle import __version__
+from simpeval_sle.corpus import LEVEL_NAMES, load_corpus, split_articles
+from simpeval_sle.model import predict_embeddings, save_checkpoint
+from simpeval_sle.settings import TrainSettings
+from simpeval_sle.training import document_levels, featurize, fkgl_baseline, mae_by_level, train_head
+
+MODEL_CARD = "MODEL_CARD.md"
+
+
+def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: TrainSettings,
+              log: Callable[[str], None] = print) -> dict:
+    """Train, select, test once and save; returns the ``training`` record stored in the checkpoint."""
+    started = time.perf_counter()
+    documents = load_corpus(data_dir)
+    split = split_articles(sorted({d.article for d in documents}), settings.seed)
+    parts = {name: [d for d in documents if d.article in set(articles)] for name, articles in split.items()}
+    log(", ".join(f"{name}: {len(articles)} articles" for name, articles in split.items()))
+    features = {name: featurize(docs, encoder) for name, docs in parts.items()}
+    log(f"embedded {sum(len(v) for f in features.values() for v in f.vectors)} sentences "
+        f"in {time.perf_counter() - started:.0f} s")
+    config, head, report = train_head(features["train"], features["validation"], settings, log)
+    config.encoder = encoder
+    n_levels = len(LEVEL_NAMES)
+    test_levels = document_levels(lambda v: predict_embeddings(head, v), features["test"])
+    baseline = fkgl_baseline(parts["train"], parts["test"])
+    config.training = {
+        "corpus": "OneStopEnglish (Vajjala and Lucic 2018), CC BY-SA 4.0",
+        "levels": {str(i): name for i, name in enumerate(LEVEL_NAMES)},
+        "split": split,
+        "settings": vars(settings),
+        "train_sentences": report.train_sentences,
+        "dropped_outliers": report.dropped_outliers,
+        "best_epoch": report.best_epoch,
+        "best_valid_document_mae": report.best_valid_mae,
+        "history": report.history,
+        "test_document_mae": mae_by_level(test_levels, parts["test"], n_levels),
+        "test_document_mae_fkgl_baseline": mae_by_level(baseline, parts["test"], n_levels),
+        "seconds": round(time.perf_counter() - started, 1),
+        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
+        "load_average": _load_average(),
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "version": __version__,
+    }
+    save_checkpoint(output, config, head)
+    write_atomic(Path(output) / MODEL_CARD, model_card(config))
+    return config.training
+
+
+def _load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def model_card(config) -> str:
+    """The checkpoint's model card, written from its training record (no number typed by hand)."""
+    t = config.training
+    levels = t["levels"]
+    rows = "\n".join(
+        f"| {key} {levels[key]} | {t['test_document_mae'][key]:.3f} | {t['test_document_mae_fkgl_baseline'][key]:.3f} |"
+        for key in levels
+    )
+    sizes = ", ".join(f"{name} {len(articles)}" for name, articles in t["split"].items())
+    s = t["settings"]
+    return f"""# SLE (OneStopEnglish, {config.encoder} frozen + regression head)
+
+Estimates a sentence's reading level on OneStopEnglish's scale: 0 Advanced, 1 Intermediate,
+2 Elementary (higher is simpler). A text's level is the mean of its sentences' (SLEdoc, Cripwell et
+al. 2024, eq. 1). Used by the metrics `sle`, `sle-delta` and `sledoc` of `simpeval-sle`.
+
+## Data and procedure
+- Corpus: {t['corpus']}; articles split by a seeded shuffle (seed {s['seed']}), all three versions of an
+  article in the same part, so each part holds every level equally: {sizes} articles.
+  The article names of each part are in `sle_config.json`.
+- Sentences: each line of an article split with the core's Punkt splitter; the label line
+  "Intermediate" that opens the Intermediate files is dropped.
+- Labels (SLE's softening): each sentence takes its article's level, spread by -FKGL within the level
+  (1st/99th percentile outliers dropped, min-max scaled to [0, 2], level mean subtracted, level added);
+  {t['train_sentences']} training sentences kept, {t['dropped_outliers']} outliers dropped.
+- Model: {config.encoder} (frozen; mean-pooled last layer, {config.input_size} dims) ->
+  Linear({config.input_size}, {config.hidden_size}) -> GELU -> dropout {config.dropout} -> Linear({config.hidden_size}, 1);
+  mean squared error, Adam (lr {s['learning_rate']}, weight decay {s['weight_decay']}), batch {s['batch_size']},
+  at most {s['max_epochs']} epochs, patience {s['patience']}.
+- Selection: the epoch with the lowest validation document MAE (epoch {t['best_epoch']},
+  MAE {t['best_valid_document_mae']:.3f}).
+- Cost: {t['seconds']} s in all (sentence embedding included) on {t['machine']}, {t['date']},
+  load average {t['load_average']}.
+
+## Test articles (scored once, after selection)
+Document MAE between the predicted level (mean over the document's sentences) and the true level.
+The baseline is a least-squares line from the document's FKGL to its level, fitted on the training articles.
+
+| level | SLE | FKGL regression |
+|---|---|---|
+{rows}
+| all | {t['test_document_mae']['all']:.3f} | {t['test_document_mae_fkgl_baseline']['all']:.3f} |
+
+## Differs from the paper
+SLE was trained on Newsela (five levels, 0-4, licensed) with a fine-tuned RoBERTa; this checkpoint
+is trained on OneStopEnglish's three levels with a frozen MiniLM and a small head, so its scale is 0-2
+and its scores are not comparable with published SLE values.
+"""

@@ -1,0 +1,130 @@
+"""The metrics on a checkpoint trained for a few steps on a tiny encoder; the trainer end to end."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+from sle_testdata import ARTICLES, write_corpus
+
+from simpeval.cli import cli
+from simpeval.errors import UsageError
+from simpeval_sle.model import CONFIG_FILE, WEIGHTS_FILE, Predictor
+from simpeval_sle.plugin import Sle, SleDelta, SleDoc
+from simpeval_sle.segment import sentences_of
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory, tiny_encoder):
+    root = tmp_path_factory.mktemp("train")
+    data = write_corpus(root / "data")
+    output = root / "ckpt"
+    result = CliRunner().invoke(cli, ["train", "sle", "--data-dir", str(data), "-o", str(output),
+                                      "--encoder", tiny_encoder, "--max-epochs", "3", "--patience", "3",
+                                      "--batch-size", "4", "--hidden-size", "8"],
+                                env={"SIMPEVAL_CACHE_DIR": str(root / "cache")})
+    assert result.exit_code == 0, result.output
+    return output, result.output
+
+
+def test_training_writes_a_selected_checkpoint_and_card(trained):
+    output, log = trained
+    record = json.loads((output / CONFIG_FILE).read_text())["training"]
+    history = record["history"]
+    assert [h["epoch"] for h in history] == [1, 2, 3]
+    best = min(history, key=lambda h: h["valid_document_mae"])
+    assert record["best_epoch"] == best["epoch"]
+    assert record["best_valid_document_mae"] == best["valid_document_mae"]
+    assert [len(record["split"][p]) for p in ("train", "validation", "test")] == [4, 1, 1]
+    assert set(record["test_document_mae"]) == {"0", "1", "2", "all"}
+    assert (output / WEIGHTS_FILE).stat().st_size < 50_000
+    card = (output / "MODEL_CARD.md").read_text()
+    assert f"| all | {record['test_document_mae']['all']:.3f} |" in card
+    assert f"best epoch {record['best_epoch']}" in log
+
+
+def test_a_document_level_is_the_mean_of_its_sentence_levels(trained):
+    output, _ = trained
+    predictor = Predictor(output)
+    text = ARTICLES["doctor"][0]
+    sentences = sentences_of(text)
+    assert len(sentences) == 2
+    per_sentence = predictor.sentence_levels(sentences)
+    assert predictor.text_levels([text, "", text]) == pytest.approx([sum(per_sentence) / 2, math.nan, sum(per_sentence) / 2],
+                                                                     nan_ok=True)
+
+
+def test_sle_delta_and_sledoc_arithmetic(trained):
+    output, _ = trained
+    sources = [v[0] for v in ARTICLES.values()]
+    outputs = [v[2] for v in ARTICLES.values()]
+    sle = Sle(checkpoint=str(output)).score_sentences(sources, outputs)["sle"]
+    sle_src = Sle(checkpoint=str(output)).score_sentences(sources, sources)["sle"]
+    delta = SleDelta(checkpoint=str(output)).score_sentences(sources, outputs)["sle-delta"]
+    assert delta == pytest.approx([o - s for o, s in zip(sle, sle_src)])
+    targets = [0, 1, 2, 2, 1.5, 0]
+    doc = SleDoc(checkpoint=str(output)).score_sentences(sources, outputs, target=targets)
+    assert doc["sledoc-level"] == pytest.approx(sle)
+    assert doc["sledoc"] == pytest.approx([abs(level - t) for level, t in zip(sle, targets)])
+    fixed = SleDoc(checkpoint=str(output), target="2").score_corpus(sources, outputs, target=targets)
+    assert fixed["sledoc"] == pytest.approx(sum(abs(level - 2) for level in sle) / len(sle))
+
+
+def test_sledoc_without_a_target_says_how_to_give_one(trained):
+    output, _ = trained
+    with pytest.raises(UsageError, match="sledoc:target=LEVEL"):
+        SleDoc(checkpoint=str(output)).score_sentences(["a"], ["b"])
+    with pytest.raises(UsageError, match="sledoc:target=LEVEL"):
+        SleDoc(checkpoint=str(output)).score_sentences(["a", "b"], ["b", "c"], target=[1.0, math.nan])
+
+
+def test_cli_reads_per_document_targets_from_jsonl(trained, tmp_path):
+    output, _ = trained
+    orig, system = tmp_path / "orig.jsonl", tmp_path / "sys.jsonl"
+    names = list(ARTICLES)[:3]
+    orig.write_text("".join(json.dumps({"id": n, "text": ARTICLES[n][0]}) + "\n" for n in names))
+    system.write_text("".join(json.dumps({"id": n, "text": ARTICLES[n][2], "target": i}) + "\n"
+                              for i, n in enumerate(names)))
+    result = CliRunner().invoke(cli, ["evaluate", "--orig", str(orig), "--sys", str(system), "-m",
+                                      f"sledoc:checkpoint={output}", "--sentence-level", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    levels = Sle(checkpoint=str(output)).score_sentences([""] * 3, [ARTICLES[n][2] for n in names])["sle"]
+    assert payload["ids"] == names
+    assert payload["sentences"]["sledoc"] == pytest.approx([abs(level - i) for i, level in enumerate(levels)])
+    assert payload["corpus"]["sledoc"] == pytest.approx(sum(payload["sentences"]["sledoc"]) / 3)
+
+
+def test_a_broken_checkpoint_is_one_line(tmp_path):
+    (tmp_path / CONFIG_FILE).write_text("{}")
+    with pytest.raises(UsageError, match="cannot load the SLE checkpoint"):
+        Sle(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
+
+
+def test_shipped_checkpoint_scores_a_test_article_as_the_trainer_does(data_dir, tmp_path):
+    """The metric path (split, embed, head, mean) equals the trainer's (cached features, batched head)
+    on a test article, and its Elementary version reads simpler than its Advanced one."""
+    from simpeval_sle.corpus import load_corpus
+    from simpeval_sle.model import load_checkpoint, predict_embeddings
+    from simpeval_sle.plugin import SHIPPED_DIR
+    from simpeval_sle.training import document_levels, featurize
+
+    config, head = load_checkpoint(str(SHIPPED_DIR))
+    article = config.training["split"]["test"][0]
+    documents = [d for d in load_corpus(data_dir) if d.article == article]
+    trainer = document_levels(lambda v: predict_embeddings(head, v), featurize(documents, config.encoder, tmp_path))
+    metric = Sle().score_sentences([""] * 3, [d.text for d in documents])["sle"]
+    assert metric == pytest.approx(list(trainer), abs=1e-5)
+    assert metric[0] < metric[2]
+
+
+def test_the_signature_names_the_checkpoint_by_content(trained):
+    from simpeval.models import content_hash
+
+    output, _ = trained
+    signature = SleDoc(checkpoint=str(output), target="1").signature()
+    assert signature == f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}|version:0.1.0"
+    with pytest.raises(UsageError, match="does not exist"):
+        Sle(checkpoint=str(output / "missing")).signature()

@@ -1,0 +1,105 @@
+"""A bounded store of per-text statistics, owned by one evaluation run.
+
+Tokens, n-gram counts, sentence splits and per-item metric statistics are
+memoised here instead of in process-wide caches, so their memory belongs to a
+run and is bounded: the store keeps at most ``max_entries`` results and drops
+the least recently used one first. The runner scores one batch with every
+metric before the next, so a batch's texts are counted once while they are
+fresh and then age out; texts that many items share (the references of
+several systems' outputs, a source) keep being used and so stay for the run.
+
+How a metric uses it: the runner calls :meth:`Metric.bind_store
+<simpeval.metrics.base.Metric.bind_store>` with the run's store; a metric passes
+``store=self.store`` to the functions of :mod:`simpeval.text` and to its own
+statistics functions, which it decorates with :func:`stored`::
+
+    @stored
+    def overlap_stats(output, references, tokenizer, *, store=None):
+        hyp = ngram_counts(output, tokenizer, store=store)
+        ...
+
+    class Overlap(Metric):
+        def score_sentences(self, sources, outputs, references=None):
+            stats = [overlap_stats(o, tuple(r), self.tokenizer, store=self.store)
+                     for o, r in zip(outputs, references)]
+
+Arguments of a stored function must be hashable (pass references as a tuple)
+and positional; ``store=None`` computes without memoising.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
+
+DEFAULT_MAX_ENTRIES = 1 << 16
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class StatsStore:
+    """Memoised per-text results, at most ``max_entries`` of them (least recently used go first).
+
+    :attr:`peak` is the largest number of entries ever held and :attr:`misses` the
+    number of results computed: tests and benchmarks read them.
+    """
+
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES) -> None:
+        if max_entries < 1:
+            raise ValueError(f"a store needs room for at least one entry, got {max_entries}")
+        self.max_entries = max_entries
+        self.peak = 0
+        self.misses = 0
+        self._entries: OrderedDict[tuple, Any] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, function: Callable[..., Any], args: tuple) -> Any:
+        """``function(*args, store=self)``, computed once while it stays in the store."""
+        key = (function, args)
+        entries = self._entries
+        try:
+            value = entries[key]
+        except KeyError:
+            value = function(*args, store=self)
+            self.misses += 1
+            if len(entries) >= self.max_entries:
+                entries.popitem(last=False)
+            entries[key] = value
+            if len(entries) > self.peak:
+                self.peak = len(entries)
+            return value
+        entries.move_to_end(key)
+        return value
+
+    def count(self, function: Callable[..., Any]) -> int:
+        """How many results of ``function`` (a :func:`stored` function) the store holds."""
+        inner = getattr(function, "__wrapped__", function)
+        return sum(1 for key in self._entries if key[0] is inner)
+
+    def clear(self, keep: Collection[Callable[..., Any]] = ()) -> None:
+        """Drop every entry but the results of the :func:`stored` functions in ``keep`` (the
+        counters stay). Benchmarks time a cold start (``keep=()``) and the cost of recomputing
+        statistics from texts already tokenised (``keep=(tokenize, ngram_counts, split_sentences)``)."""
+        kept = {getattr(function, "__wrapped__", function) for function in keep}
+        for key in [key for key in self._entries if key[0] not in kept]:
+            del self._entries[key]
+
+
+def stored(function: _F) -> _F:
+    """Memoise ``function(*args, store=None)`` in the store passed as ``store``.
+
+    The result is keyed by the function and its positional arguments; without a
+    store the function is simply called.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, store: StatsStore | None = None) -> Any:
+        if store is None:
+            return function(*args, store=None)
+        return store.get(function, args)
+
+    return wrapper  # type: ignore[return-value]
