@@ -208,3 +208,13 @@ class ScoreCache:
                     tmp.unlink()
             except FileNotFoundError:  # another process swept it first
                 pass
+
+
+# what plugins may import (tests/test_public_helpers.py)
+__all__ = [
+    "CACHE_DIR_ENV",
+    "default_cache_dir",
+    "input_key",
+    "write_atomic",
+    "ScoreCache",
+]

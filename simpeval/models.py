@@ -338,3 +338,21 @@ def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[s
     if not isinstance(state, dict):
         raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
     return state
+
+
+# what plugins may import (tests/test_public_helpers.py)
+__all__ = [
+    "hub_cache_dir",
+    "hub_snapshot",
+    "locate",
+    "is_available",
+    "refuse_remote_code",
+    "fingerprint",
+    "content_hash",
+    "load_transformers",
+    "load_bert_scorer",
+    "locate_spacy",
+    "spacy_pipeline_available",
+    "load_spacy",
+    "load_torch_state",
+]

@@ -139,3 +139,12 @@ class Fkgl(Metric):
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
     return [Fkgl]
+
+
+# what plugins may import (tests/test_public_helpers.py)
+__all__ = [
+    "ReadabilityCounts",
+    "readability_counts",
+    "fkgl_from_counts",
+    "Fkgl",
+]
