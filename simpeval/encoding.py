@@ -30,6 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from simpeval.errors import UsageError
 
+__all__ = [
+    "DEFAULT_MEMORY_LIMIT", "DTYPES", "TextEncoder", "check_device", "check_dtype", "is_out_of_memory",
+    "length_batches", "load_pretrained", "release_encoders", "resolve_device", "resolve_dtype", "shared_encoder",
+]
+
 if TYPE_CHECKING:
     import torch
 
