@@ -75,14 +75,14 @@ def _run(variant, data_dir, output, encoder, seeds, max_epochs, patience, batch_
                f"{report.valid_pearson:.3f}, epoch {report.best_epoch}); checkpoint in {output}")
 
 
-@click.command("lens")
+@click.command("lens", short_help="Train LENS on SimpEval_past (frozen encoder).")
 @_training_options
 def train_lens_command(**options) -> None:
     """Train LENS (Maddela et al. 2023) on SimpEval_past with ASSET references, on a frozen encoder."""
     _run("lens", **options)
 
 
-@click.command("lens-cla")
+@click.command("lens-cla", short_help="Train the context/literacy-aware LENS (Kwak et al. 2024).")
 @click.option("--variant", type=click.Choice(["E", "E+R", "E+R+S"]), default="E+R+S", show_default=True,
               help="E: context/literacy projections; +R: reconstruction loss; +S: rating-adaptive target.")
 @_training_options
