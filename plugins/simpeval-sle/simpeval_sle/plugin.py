@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simpeval
-from simpeval.models import fingerprint
+from simpeval.models import checkpoint_encoder, checkpoint_fingerprint
 from simpeval_sle import __version__
 
 SHIPPED = "shipped"
@@ -41,8 +41,11 @@ class _SleBase(simpeval.Metric):
 
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint directory's name (``shipped`` for the shipped one) and content hash."""
-        return fingerprint(self.directory, option=f"{self.name}:checkpoint",
-                           label=SHIPPED if value == SHIPPED else None)
+        from simpeval_sle.model import CONFIG_FILE
+
+        option = f"{self.name}:checkpoint"
+        encoder = checkpoint_encoder(self.directory, CONFIG_FILE, option)
+        return checkpoint_fingerprint(self.directory, encoder, option, label=SHIPPED if value == SHIPPED else None)
 
     @classmethod
     def missing_weights(cls) -> list[str]:

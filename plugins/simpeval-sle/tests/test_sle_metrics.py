@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -120,11 +121,24 @@ def test_shipped_checkpoint_scores_a_test_article_as_the_trainer_does(data_dir, 
     assert metric[0] < metric[2]
 
 
-def test_the_signature_names_the_checkpoint_by_content(trained):
+def test_the_signature_names_the_checkpoint_and_its_encoder_by_content(trained, tiny_encoder, tmp_path):
+    import shutil
+
     from simpeval.models import content_hash
 
     output, _ = trained
+    encoder = Path(tiny_encoder)
     signature = SleDoc(checkpoint=str(output), target="1").signature()
-    assert signature == f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}|version:0.1.0"
+    assert signature == (f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}+{encoder.name}@"
+                         f"{content_hash(encoder)}|version:0.1.0")
     with pytest.raises(UsageError, match="does not exist"):
         Sle(checkpoint=str(output / "missing")).signature()
+    # editing the encoder a checkpoint names changes the key, so no stale cached level comes back
+    copy, encoder_copy = tmp_path / "ckpt", tmp_path / "enc"
+    shutil.copytree(output, copy)
+    shutil.copytree(encoder, encoder_copy)
+    config = json.loads((copy / CONFIG_FILE).read_text())
+    (copy / CONFIG_FILE).write_text(json.dumps({**config, "encoder": str(encoder_copy)}))
+    before = Sle(checkpoint=str(copy)).signature()
+    (encoder_copy / "config.json").write_text((encoder_copy / "config.json").read_text() + "\n")
+    assert Sle(checkpoint=str(copy)).signature() != before
