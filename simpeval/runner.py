@@ -220,7 +220,7 @@ def has_corpus_statistics(metric: Metric) -> bool:
     they take no per-item fields, so a metric that reads some scores its corpus at once)."""
     from simpeval.metrics.base import Metric
 
-    return type(metric).corpus_statistics is not Metric.corpus_statistics and not metric.item_fields
+    return type(metric).additive_statistics is not Metric.additive_statistics and not metric.item_fields
 
 
 def evaluate(

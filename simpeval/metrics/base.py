@@ -311,6 +311,20 @@ class Metric:
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]] | None:
+        """Per-item additive statistics, checked: :meth:`check_inputs`, then :meth:`additive_statistics`.
+
+        The template method callers use (the runner's batch sums, paired significance tests);
+        subclasses implement :meth:`additive_statistics` and never repeat the checks.
+        """
+        self.check_inputs(sources, outputs, references)
+        return self.additive_statistics(sources, outputs, references)
+
+    def additive_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]] | None:
         """Per-item additive statistics whose sums :meth:`score_from_statistics` turns into the
         corpus scores (BLEU's n-gram counts), or None when the metric has none.
 
@@ -320,7 +334,7 @@ class Metric:
         return None
 
     def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
-        """Every sub-score from summed :meth:`corpus_statistics` (only for metrics that have them)."""
+        """Every sub-score from summed :meth:`additive_statistics` (only for metrics that have them)."""
         raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
 
     def check_inputs(

@@ -309,7 +309,7 @@ class Bleu(Metric):
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
 
 
-    def corpus_statistics(
+    def additive_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -355,7 +355,7 @@ class SentBleu(Bleu):
 
     # the corpus score is the mean of the sentence scores: none of BLEU's pooled statistics
     score_corpus = Metric.score_corpus
-    corpus_statistics = Metric.corpus_statistics
+    additive_statistics = Metric.additive_statistics
 
 
 @simpeval.hookimpl

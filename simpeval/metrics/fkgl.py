@@ -123,13 +123,12 @@ class Fkgl(Metric):
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 
-    def corpus_statistics(
+    def additive_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]]:
-        self.check_inputs(sources, outputs, references)
         return [(c.sentences, c.words, c.syllables) for c in self.counts(outputs)]
 
     def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:

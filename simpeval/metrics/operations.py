@@ -40,13 +40,12 @@ class Operations(Metric):
     options = _TOKENIZER
     lower_is_better = frozenset({"ops-kept"})
 
-    def corpus_statistics(
+    def additive_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]]:
-        self.check_inputs(sources, outputs, references)
         return [operation_counts(tokenize(s, self.tokenizer), tokenize(o, self.tokenizer))
                 for s, o in zip(sources, outputs)]
 
@@ -59,7 +58,7 @@ class Operations(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        per_item = [self.score_from_statistics(c) for c in self.corpus_statistics(sources, outputs, references)]
+        per_item = [self.score_from_statistics(c) for c in self.additive_statistics(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
     def score_corpus(
@@ -68,7 +67,7 @@ class Operations(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        counts = self.corpus_statistics(sources, outputs, references)
+        counts = self.additive_statistics(sources, outputs, references)
         return self.score_from_statistics([sum(column) for column in zip(*counts)] if counts else [0] * len(COUNT_FIELDS))
 
 

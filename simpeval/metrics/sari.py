@@ -233,7 +233,7 @@ class Sari(Metric):
             return {key: float("nan") for key in self.sub_scores}
         return self._scores(sum(stats[1:], start=stats[0]))
 
-    def corpus_statistics(
+    def additive_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
