@@ -301,7 +301,7 @@ class Metric:
         """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
         of FKGL): :meth:`score_sentences` without a second round of checks, because the
         composite's own :meth:`sentence_scores` checked the inputs once. Components compute
-        from the process-wide statistics caches (:mod:`simpeval.text`), so nothing is recounted.
+        from the run's statistics store they share (:meth:`bind_store`), so nothing is recounted.
         """
         return self.score_sentences(sources, outputs, references)
 
