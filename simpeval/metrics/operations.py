@@ -30,6 +30,11 @@ from simpeval.tokenizers import TOKENIZER_NAMES
 _TOKENIZER = {"tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok")}
 
 
+def _words(metric: Metric, text: str) -> list[str]:
+    """``text``'s words under the metric's tokenizer, memoised in the run's store."""
+    return tokenize(text, metric.tokenizer, store=metric.store)
+
+
 class Operations(Metric):
     """Proportions of words kept, deleted, replaced, moved (of the original) and added (of the output)."""
 
@@ -46,8 +51,7 @@ class Operations(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]]:
-        return [operation_counts(tokenize(s, self.tokenizer), tokenize(o, self.tokenizer))
-                for s, o in zip(sources, outputs)]
+        return [operation_counts(_words(self, s), _words(self, o)) for s, o in zip(sources, outputs)]
 
     def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
         return {f"ops-{op}": value for op, value in proportions_from_counts(totals).items()}
@@ -88,8 +92,7 @@ class OperationsF1(Metric):
     ) -> dict[str, list[float]]:
         scores: dict[str, list[float]] = {key: [] for key in self.sub_scores}
         for source, output, refs in zip(sources, outputs, references):
-            f1 = reference_agreement(tokenize(source, self.tokenizer), tokenize(output, self.tokenizer),
-                                     [tokenize(r, self.tokenizer) for r in refs])
+            f1 = reference_agreement(_words(self, source), _words(self, output), [_words(self, r) for r in refs])
             for op in SOURCE_OPERATIONS:
                 scores[f"ops-f1-{op}"].append(100.0 * f1[op])
         return scores
