@@ -39,7 +39,7 @@ def gpu() -> str:
 def machine_lines() -> list[str]:
     """Markdown lines naming the machine, the Python and torch versions and the date."""
     lines = [
-        f"- Machine: {os.cpu_count()} CPU cores ({cpu_model()}), shared by eight engineers; "
+        f"- Machine: {os.cpu_count()} CPU cores ({cpu_model()}), shared by three engineers; "
         f"Python {platform.python_version()}",
         f"- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
     ]
@@ -50,6 +50,53 @@ def machine_lines() -> list[str]:
     except ImportError:
         pass
     return lines
+
+
+def torch_threads() -> str:
+    """The torch intra-op thread count, for the page (torch is imported)."""
+    import torch
+
+    return f"- torch threads: {torch.get_num_threads()} (intra-op), {torch.get_num_interop_threads()} (inter-op)"
+
+
+def matmul_rate(threads: int | None = None, repeats: int = 15) -> float:
+    """Float32 matrix-product speed of this machine with torch, in FLOP/s (the best of ``repeats``).
+
+    Measured on the shapes that dominate a MiniLM encoder (a batch of 2,048
+    token states times its 384 x 1,536 feed-forward matrix). It is what
+    caps the speed of any float32 encoder on the machine: a page divides the
+    matrix products its work needs by this rate to state the fastest possible time.
+    """
+    import time
+
+    import torch
+
+    previous = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        generator = torch.Generator().manual_seed(0)
+        states = torch.randn(2048, 384, generator=generator)
+        weight = torch.randn(384, 1536, generator=generator)
+        best = float("inf")
+        for _ in range(repeats):
+            started = time.perf_counter()
+            torch.mm(states, weight)
+            best = min(best, time.perf_counter() - started)
+    finally:
+        torch.set_num_threads(previous)
+    return 2 * 2048 * 384 * 1536 / best
+
+
+def encoder_flops(config, tokens: int) -> float:
+    """FLOPs of the matrix products of a BERT-like encoder (``config``) over ``tokens`` token positions.
+
+    Per token and layer: the query, key, value and output projections (4 h^2
+    multiply-adds) and the feed-forward pair (2 h i); attention scores and the
+    embedding lookups are left out (a few percent for sentences).
+    """
+    hidden, inner = config.hidden_size, config.intermediate_size
+    return 2.0 * tokens * config.num_hidden_layers * (4 * hidden * hidden + 2 * hidden * inner)
 
 
 def median(values: list[float]) -> float:
