@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
 DEFAULT_MAX_ENTRIES = 1 << 16
@@ -66,14 +66,40 @@ class StatsStore:
         except KeyError:
             value = function(*args, store=self)
             self.misses += 1
-            if len(entries) >= self.max_entries:
-                entries.popitem(last=False)
-            entries[key] = value
-            if len(entries) > self.peak:
-                self.peak = len(entries)
+            self._keep(key, value)
             return value
         entries.move_to_end(key)
         return value
+
+    def get_many(self, function: Callable[..., Any], args_list: Sequence[tuple]) -> list[Any]:
+        """``function(missing, store=self)`` for the argument tuples not in the store, computed in
+        one call (a :func:`stored_many` function works on arrays), then every result in order."""
+        entries = self._entries
+        values: list[Any] = [None] * len(args_list)
+        missing: dict[tuple, list[int]] = {}
+        for position, args in enumerate(args_list):
+            key = (function, args)
+            if key in entries:
+                entries.move_to_end(key)
+                values[position] = entries[key]
+            else:
+                missing.setdefault(args, []).append(position)
+        if missing:
+            computed = function(list(missing), store=self)
+            self.misses += len(missing)
+            for (args, positions), value in zip(missing.items(), computed):
+                self._keep((function, args), value)
+                for position in positions:
+                    values[position] = value
+        return values
+
+    def _keep(self, key: tuple, value: Any) -> None:
+        entries = self._entries
+        if len(entries) >= self.max_entries:
+            entries.popitem(last=False)
+        entries[key] = value
+        if len(entries) > self.peak:
+            self.peak = len(entries)
 
     def count(self, function: Callable[..., Any]) -> int:
         """How many results of ``function`` (a :func:`stored` function) the store holds."""
@@ -101,5 +127,23 @@ def stored(function: _F) -> _F:
         if store is None:
             return function(*args, store=None)
         return store.get(function, args)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def stored_many(function: _F) -> _F:
+    """Memoise a function that computes many results in one call, each under its own key.
+
+    ``function(args_list, store=None)`` returns one result per argument tuple of
+    ``args_list``; with a store, only the tuples not already there are passed to it, and
+    each result is kept as :func:`stored` would keep ``function(*args)``. For statistics
+    that are cheaper computed for a whole batch at once (on arrays) than item by item.
+    """
+
+    @functools.wraps(function)
+    def wrapper(args_list: Sequence[tuple], *, store: StatsStore | None = None) -> list[Any]:
+        if store is None:
+            return function(list(args_list), store=None)
+        return store.get_many(function, args_list)
 
     return wrapper  # type: ignore[return-value]

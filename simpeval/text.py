@@ -34,8 +34,16 @@ NgramCounts = tuple[dict[tuple[str, ...], int], ...]
 def tokenize(
     text: str, tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
 ) -> tuple[str, ...]:
-    """The tokens of ``text`` after optional lowercasing and the named tokenizer."""
+    """The tokens of ``text`` after optional lowercasing and the named tokenizer.
+
+    Lower-cased 13a tokens are the cased tokens lower-cased when that is provably the same: for
+    ASCII text (case mapping is then per character) with no ``&`` or ``<`` (13a replaces entities
+    and ``<skipped>``, which lower-casing could create). Metrics that need both (BLEU cased, SARI
+    lower-cased) then run the tokenizer once per text.
+    """
     if lowercase:
+        if tokenizer == "13a" and text.isascii() and "&" not in text and "<" not in text:
+            return tuple(" ".join(tokenize(text, tokenizer, False, store=store)).lower().split())
         text = text.lower()
     return tuple(get_tokenizer(tokenizer)(text).split())
 

@@ -18,10 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.store import StatsStore, stored
-from simpeval.text import ngram_counts, tokenize
+from simpeval.ngram_table import TextRows, clipped_matches
+from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -65,49 +67,30 @@ class Smoothing:
     zero_if_no_match: bool
 
 
-@stored
-def _reference_profile(
-    references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
-) -> tuple[tuple[dict[tuple[str, ...], int], ...], tuple[int, ...]]:
-    """The highest count of each n-gram over ``references``, and their lengths."""
-    per_reference = [ngram_counts(reference, tokenizer, lowercase, store=store) for reference in references]
-    max_counts: list[dict[tuple[str, ...], int]] = []
-    for n in range(MAX_ORDER):
-        order_max: dict[tuple[str, ...], int] = {}
-        for counts in per_reference:
-            order_max.update(counts[n])  # every n-gram, with some reference's count (C speed) ...
-        for counts in per_reference:  # ... raised to the highest where a reference repeats it (rare)
-            for ngram, count in [item for item in counts[n].items() if item[1] > 1]:
-                if count > order_max[ngram]:
-                    order_max[ngram] = count
-        max_counts.append(order_max)
-    lengths = tuple(len(tokenize(reference, tokenizer, lowercase, store=store)) for reference in references)
-    return tuple(max_counts), lengths
-
-
-@stored
+@stored_many
 def bleu_stats(
-    output: str,
-    references: tuple[str, ...],
-    tokenizer: str,
-    lowercase: bool,
-    *,
-    store: StatsStore | None = None,
-) -> BleuStats:
-    """Clipped n-gram matches of ``output`` against ``references`` (memoised per item)."""
-    max_counts, ref_lens = _reference_profile(references, tokenizer, lowercase, store=store)
-    hyp_len = len(tokenize(output, tokenizer, lowercase, store=store))
-    correct = []
-    total = []
-    for hyp_counts, ref_counts in zip(ngram_counts(output, tokenizer, lowercase, store=store), max_counts):
-        matched = 0
-        for ngram, count in hyp_counts.items():
-            ref_count = ref_counts.get(ngram)
-            if ref_count:
-                matched += count if count < ref_count else ref_count
-        correct.append(matched)
-        total.append(sum(hyp_counts.values()))
-    return BleuStats(hyp_len, _closest_length(hyp_len, ref_lens), tuple(correct), tuple(total))
+    items: list[tuple[str, tuple[str, ...], str, bool]], *, store: StatsStore | None = None
+) -> list[BleuStats]:
+    """BLEU's statistics of each ``(output, references, tokenizer, lowercase)`` item: n-gram
+    matches clipped to the highest count in any one reference, counted for all the items at
+    once on arrays (:mod:`simpeval.ngram_table`), each item memoised in the run's store."""
+    rows = TextRows(store)
+    outputs = np.fromiter((rows.row(output, tok, lc) for output, _, tok, lc in items), dtype=np.int64,
+                          count=len(items))
+    ref_items = np.repeat(np.arange(len(items)), [len(refs) for _, refs, _, _ in items])
+    ref_rows = np.fromiter((rows.row(ref, tok, lc) for _, refs, tok, lc in items for ref in refs),
+                           dtype=np.int64, count=len(ref_items))
+    table = rows.table(MAX_ORDER)
+    correct, total = clipped_matches(table, outputs, ref_items, ref_rows, MAX_ORDER)
+    hyp_lens = table.lengths[outputs].tolist()
+    ref_lens = table.lengths[ref_rows].tolist()
+    stats = []
+    first = 0
+    for (_, refs, _, _), hyp_len, item_correct, item_total in zip(items, hyp_lens, correct.tolist(), total.tolist()):
+        closest = _closest_length(hyp_len, ref_lens[first:first + len(refs)])
+        stats.append(BleuStats(hyp_len, closest, tuple(item_correct), tuple(item_total)))
+        first += len(refs)
+    return stats
 
 
 def _closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -257,10 +240,8 @@ class Bleu(Metric):
         """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
         self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
-        return [
-            bleu_stats(output, refs, self.tokenizer, self.lowercase, store=self.store)
-            for output, refs in zip(outputs, targets)
-        ]
+        return bleu_stats([(output, refs, self.tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
+                          store=self.store)
 
     def sentence_values(
         self,

@@ -19,16 +19,16 @@ The corpus score sums the counts of all items before scoring.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
 from typing import Any
+
+import numpy as np
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.store import StatsStore, stored
-from simpeval.text import ngram_counts, tokenize
+from simpeval.ngram_table import TextRows, sari_counts
+from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -52,69 +52,27 @@ class SariStats:
         )
 
 
-@stored
-def _summed_reference_counts(
-    references: tuple[str, ...], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
-) -> tuple[dict[tuple[str, ...], int], ...]:
-    """N-gram counts of all references of one item added together, per order: the n-grams of
-    every reference counted at once (C speed) rather than their counts added in Python."""
-    tokens = [tokenize(reference, tokenizer, lowercase, store=store) for reference in references]
-    return tuple(
-        Counter(chain.from_iterable(zip(*(t[i:] for i in range(n))) for t in tokens))
-        for n in range(1, MAX_ORDER + 1)
-    )
-
-
-@stored
+@stored_many
 def sari_stats(
-    source: str,
-    output: str,
-    references: tuple[str, ...],
-    tokenizer: str,
-    lowercase: bool,
-    source_tokenizer: str | None = None,
-    *,
-    store: StatsStore | None = None,
-) -> SariStats:
-    """SARI's counts for one item (memoised: bleu-sari-* reuse them).
+    items: list[tuple[str, str, tuple[str, ...], str, bool, str | None]], *, store: StatsStore | None = None
+) -> list[SariStats]:
+    """SARI's counts of each ``(source, output, references, tokenizer, lowercase, source_tokenizer)``
+    item, counted for all the items at once on arrays (:mod:`simpeval.ngram_table`), each item
+    memoised in the run's store (bleu-sari-* reuse them).
 
-    :param source_tokenizer: tokenizer of the source when it differs from the others'
-        (``sari-legacy`` splits the source on whitespace only).
+    ``source_tokenizer`` is the tokenizer of the source when it differs from the others'
+    (``sari-legacy`` splits the source on whitespace only), else ``None``.
     """
-    r = len(references)
-    add, keep, delete = [], [], []
-    for src, out, refs in zip(
-        ngram_counts(source, source_tokenizer or tokenizer, lowercase, store=store),
-        ngram_counts(output, tokenizer, lowercase, store=store),
-        _summed_reference_counts(references, tokenizer, lowercase, store=store),
-    ):
-        added = out.keys() - src.keys()
-        add.append((len(added & refs.keys()), len(added), len(refs.keys() - src.keys())))
-        # Per source n-gram: kept = min(r*I, r*O) (output) and min(r*I, R) (references), deleted =
-        # r*I - kept; so the deletion counts follow from the keep sums and the source total.
-        out_get, refs_get = out.get, refs.get
-        keep_correct = keep_out = keep_ref = keep_either = 0
-        for ngram, count in src.items():
-            in_src = count * r
-            kept_out = out_get(ngram, 0) * r
-            if kept_out > in_src:
-                kept_out = in_src
-            kept_ref = refs_get(ngram, 0)
-            if kept_ref > in_src:
-                kept_ref = in_src
-            keep_out += kept_out
-            keep_ref += kept_ref
-            if kept_out < kept_ref:
-                keep_correct += kept_out
-                keep_either += kept_ref
-            else:
-                keep_correct += kept_ref
-                keep_either += kept_out
-        total = r * sum(src.values())
-        keep.append((keep_correct, keep_out, keep_ref))
-        # min(r*I - kept_out, r*I - kept_ref) = r*I - max(kept_out, kept_ref)
-        delete.append((total - keep_either, total - keep_out, total - keep_ref))
-    return SariStats(tuple(add), tuple(keep), tuple(delete))
+    rows = TextRows(store)
+    sources = np.fromiter((rows.row(src, src_tok or tok, lc) for src, _, _, tok, lc, src_tok in items),
+                          dtype=np.int64, count=len(items))
+    outputs = np.fromiter((rows.row(out, tok, lc) for _, out, _, tok, lc, _ in items), dtype=np.int64,
+                          count=len(items))
+    ref_items = np.repeat(np.arange(len(items)), [len(item[2]) for item in items])
+    ref_rows = np.fromiter((rows.row(ref, tok, lc) for _, _, refs, tok, lc, _ in items for ref in refs),
+                           dtype=np.int64, count=len(ref_items))
+    counts = sari_counts(rows.table(MAX_ORDER), sources, outputs, ref_items, ref_rows, MAX_ORDER)
+    return [SariStats(*(tuple(map(tuple, operation)) for operation in item)) for item in counts.tolist()]
 
 
 def _precision_recall(correct: int, out_total: int, ref_total: int) -> tuple[float, float]:
@@ -191,11 +149,8 @@ class Sari(Metric):
     ) -> list[SariStats]:
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
         self.check_inputs(sources, outputs, references)
-        return [
-            sari_stats(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer,
-                       store=self.store)
-            for source, output, refs in zip(sources, outputs, references)
-        ]
+        return sari_stats([(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
+                           for source, output, refs in zip(sources, outputs, references)], store=self.store)
 
     def _scores(self, stats: SariStats) -> dict[str, float]:
         add, keep, delete = sari_from_stats(stats, self.deletion, self.paper_version)
