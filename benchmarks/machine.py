@@ -39,7 +39,7 @@ def gpu() -> str:
 def machine_lines() -> list[str]:
     """Markdown lines naming the machine, the Python and torch versions and the date."""
     lines = [
-        f"- Machine: {os.cpu_count()} CPU cores ({cpu_model()}), shared by three engineers; "
+        f"- Machine: {os.cpu_count()} CPU cores ({cpu_model()}); "
         f"Python {platform.python_version()}",
         f"- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
     ]

@@ -61,17 +61,18 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask() if mode is None else mode)  # mkstemp's 0600 would make results private
+        os.chmod(tmp, new_file_mode() if mode is None else mode)  # mkstemp's 0600 would make results private
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def _umask() -> int:
+def new_file_mode() -> int:
+    """The permission bits a new file gets from ``open`` (0666 less the umask)."""
     mask = os.umask(0)
     os.umask(mask)
-    return mask
+    return 0o666 & ~mask
 
 
 STALE_TEMPORARY_SECONDS = 3600
@@ -113,6 +114,15 @@ def check_corpus_scores(value: Any, names: Sequence[str]) -> str | None:
     for name in names:
         if not _is_score(value.get(name)):
             return f"no finite {name} score"
+    return None
+
+
+def check_statistics(value: Any) -> str | None:
+    """What is wrong with ``value`` as one batch's summed corpus statistics (a list of numbers), or None."""
+    if not isinstance(value, list):
+        return f"a {type(value).__name__} instead of a list of statistics"
+    if not all(_is_score(v) for v in value):
+        return "a statistic that is not a finite number"
     return None
 
 

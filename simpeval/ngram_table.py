@@ -25,13 +25,18 @@ if TYPE_CHECKING:
 __all__ = ["NgramTable", "TextRows", "clipped_matches", "sari_counts"]
 
 
-class NgramTable:
-    """Token ids of some texts, concatenated, and a dense code per n-gram position and order.
+# n-gram codes are kept below this, so ``owner * size + code`` keys fit in 64 bits for up to 2^22 owners
+_CODE_SPACE = 1 << 40
 
-    The code of the n-gram at position ``p`` is the rank of the pair (code of the (n-1)-gram at
-    ``p``, id of token ``p + n - 1``) among all such pairs: two n-grams share a code exactly
-    when their tokens are equal. Positions whose n-gram would cross into the next text get a
-    code too; :meth:`grams` never returns them.
+
+class NgramTable:
+    """Token ids of some texts, concatenated, and an integer code per n-gram position and order.
+
+    The code of the n-gram at position ``p`` is (code of the (n-1)-gram at ``p``) * ``base`` +
+    (id of token ``p + n - 1``), so two n-grams share a code exactly when their tokens are equal;
+    when codes would outgrow ``_CODE_SPACE`` they are replaced by their ranks (still exact, and
+    dense). ``sizes[n - 1]`` bounds the order-``n`` codes. Positions whose n-gram would cross into
+    the next text get a code too; :meth:`grams` never returns them.
     """
 
     def __init__(self, token_lists: Sequence[Sequence[str]], max_order: int) -> None:
@@ -44,11 +49,16 @@ class NgramTable:
         base = len(flat) + 1
         self.codes = [ids]
         self.sizes = [base]
-        codes = ids
+        codes, size = ids, base
         for n in range(2, max_order + 1):
-            distinct, codes = np.unique(codes[:-1] * base + ids[n - 1:], return_inverse=True)
+            if size * base >= 1 << 62:  # rank first, so that the product below fits in int64
+                codes, size = _ranks(codes)
+            codes = codes[:-1] * base + ids[n - 1:]
+            size *= base
+            if size > _CODE_SPACE:
+                codes, size = _ranks(codes)
             self.codes.append(codes)
-            self.sizes.append(max(len(distinct), 1))
+            self.sizes.append(size)
 
     def grams(self, rows: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
         """The order-``n`` codes of the texts ``rows``, concatenated, and for each code the
@@ -58,6 +68,12 @@ class NgramTable:
         offsets = np.cumsum(counts) - counts
         positions = np.arange(int(counts.sum())) - offsets[owner] + self.starts[rows][owner]
         return self.codes[n - 1][positions], owner
+
+
+def _ranks(codes: np.ndarray) -> tuple[np.ndarray, int]:
+    """Each code replaced by its rank among the distinct codes, and their number."""
+    distinct, ranks = np.unique(codes, return_inverse=True)
+    return ranks, max(len(distinct), 1)
 
 
 class TextRows:
@@ -86,7 +102,10 @@ class TextRows:
 
 
 def _keyed_counts(owners: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct ``owner * size + code`` keys, sorted, and how often each occurs."""
+    """Distinct ``owner * size + code`` keys, sorted, and how often each occurs (``owners`` ascending)."""
+    if len(owners) and int(owners[-1]) >= (1 << 63) // size - 1:
+        raise ValueError(f"{int(owners[-1]) + 1} items are too many for one batch's 64-bit n-gram keys: "
+                         "pass a smaller --batch-size")
     return np.unique(owners * size + codes, return_counts=True)
 
 
@@ -127,7 +146,8 @@ def clipped_matches(
         out_keys, out_counts = _keyed_counts(owner, codes, size)
         total[:, n - 1] = np.bincount(owner, minlength=n_items)
         codes, pair = table.grams(ref_rows, n)
-        pair_keys, pair_counts = _keyed_counts(pair, codes, size)
+        wanted = _contains(out_keys, ref_items[pair] * size + codes)  # only the output's n-grams can match
+        pair_keys, pair_counts = _keyed_counts(pair[wanted], codes[wanted], size)
         # each (reference, n-gram) count, keyed by its item: the last of a key, sorted by count, is the max
         item_keys = ref_items[pair_keys // size] * size + pair_keys % size
         order = np.lexsort((pair_counts, item_keys))

@@ -36,7 +36,10 @@ CONNECT_TIMEOUT = "10s"  # how long to wait for a remote scheduler before giving
 
 
 class BatchExecutor(Protocol):
-    """Where batches are scored; yields ``(batch, scores)`` in any order."""
+    """Where batches are scored; yields ``(batch, scores)`` in any order. ``workers`` batches
+    can be scored at once (the runner keeps a few per worker in flight)."""
+
+    workers: int
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]: ...
 
@@ -88,7 +91,7 @@ class ProcessExecutor:
     def __init__(self, jobs: int) -> None:
         from concurrent.futures import ProcessPoolExecutor
 
-        self.jobs = jobs
+        self.workers = jobs
         self._pool = ProcessPoolExecutor(max_workers=jobs)
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]:
@@ -137,6 +140,7 @@ class DaskExecutor:
                 self._cluster.close()
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}; "
                              "start one (dask scheduler) or use --dask local") from None
+        self.workers = max(workers, sum(self._client.nthreads().values()))
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]:
         from distributed import as_completed

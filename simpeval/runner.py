@@ -12,7 +12,7 @@ FKGL) sum per-batch statistics.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -132,11 +132,17 @@ def resolve_metrics(
 
 def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | None) -> str:
     """The metric's signature with ``nrefs`` after its name (``var`` when items differ)."""
-    signature = metric.signature()
-    if references is None or not metric.requires_references:
-        return signature
+    if references is None:
+        return signature_with_nrefs(metric, None)
     counts = {len(r) for r in references}
-    nrefs = str(counts.pop()) if len(counts) == 1 else "var"
+    return signature_with_nrefs(metric, str(counts.pop()) if len(counts) == 1 else "var")
+
+
+def signature_with_nrefs(metric: Metric, nrefs: str | None) -> str:
+    """The metric's signature with ``nrefs:NREFS`` after its name (None: no references given)."""
+    signature = metric.signature()
+    if nrefs is None or not metric.requires_references:
+        return signature
     name, _, rest = signature.partition("|")
     return f"{name}|nrefs:{nrefs}|{rest}"
 
@@ -275,64 +281,45 @@ def evaluate(
                                 and has_corpus_statistics(metric) and len(outputs) > 0)
     wants_sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
 
-    per_item: list[list[dict[str, list[float]] | None]] = []
-    statistics: list[list[Any]] = []
-    work: list[tuple[Batch, list[Task | None]]] = []
-    for batch in make_batches(sources, outputs, references, batch_size, fields):
-        found_items = [
-            _lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric)),
-                    _sentence_check(metric, len(batch))) if wanted else None
-            for metric, signature, wanted in zip(metrics, signatures, wants_sentences)
-        ]
-        per_item.append(found_items)
-        statistics.append([None] * len(metrics))
-        tasks = [
-            Task(wanted and found is None, stats) if (wanted and found is None) or stats else None
-            for wanted, found, stats in zip(wants_sentences, found_items, wants_statistics)
-        ]
-        if any(tasks):
-            work.append((batch, tasks))
+    from simpeval.streaming import Collected, scored_batches
 
-    n_done = len(outputs) - sum(len(batch) for batch, _ in work)
+    collected = Collected(metrics, keep=wants_sentences)
     with _progress_bar(len(outputs) * len(metrics), progress) as bar:
-        bar.update(n_done * len(metrics))
-        scored = executor.map(metrics, work) if executor is not None else _serial(metrics, work)
-        for batch, results in scored:
-            for i, (values, stats) in enumerate(results):
-                if values is not None:
-                    per_item[batch.index][i] = values
-                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metrics[i])), values,
-                          _sentence_check(metrics[i], len(batch)))
-                statistics[batch.index][i] = stats
-            bar.update(len(batch) * len(metrics))
+        for _, values, stats in scored_batches(metrics, signatures, wants_sentences, wants_statistics,
+                                               make_batches(sources, outputs, references, batch_size, fields),
+                                               cache=cache, executor=executor, bar=bar):
+            collected.add(values, stats)
 
-    result = EvaluationResult(n_items=len(outputs))
-    for i, (request, metric) in enumerate(zip(requests, metrics)):
-        joined: dict[str, list[float]] | None = None
-        if wants_sentences[i]:
-            joined = {sub: [] for sub in metric.score_names()}
-            for batch_scores in per_item:
-                for sub, values in batch_scores[i].items():
-                    joined[sub].extend(values)
+    for i, metric in enumerate(metrics):
         if corpus_level and i not in corpus:
-            corpus[i] = _corpus_scores(metric, wants_statistics[i], [s[i] for s in statistics],
-                                       (sources, outputs, references), all_fields[i], joined)
+            corpus[i] = _corpus_scores(metric, wants_statistics[i], collected.statistics[i],
+                                       (sources, outputs, references), all_fields[i], collected.items[i])
             if metric.corpus_level:
                 _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
                       _corpus_check(metric))
+    return collect_result(requests, signatures, len(outputs), collected.items if sentence_level else None,
+                          corpus if corpus_level else None)
+
+
+def collect_result(
+    requests: Sequence[MetricRequest],
+    signatures: Sequence[str],
+    n_items: int,
+    per_item: Sequence[dict[str, list[float]] | None] | None,
+    corpus: dict[int, dict[str, float]] | None,
+) -> EvaluationResult:
+    """The reported sub-scores of each request: per item (``per_item``, by metric, when given)
+    and per corpus (``corpus``, by metric index, when given)."""
+    result = EvaluationResult(n_items=n_items)
+    for i, request in enumerate(requests):
         for sub in request.report:
             result.signatures[sub] = signatures[i]
-            result.higher_is_better[sub] = metric.is_higher_better(sub)
-            if sentence_level and joined is not None:
-                result.sentence_scores[sub] = joined[sub]
-            if corpus_level:
+            result.higher_is_better[sub] = request.metric.is_higher_better(sub)
+            if per_item is not None and per_item[i] is not None:
+                result.sentence_scores[sub] = per_item[i][sub]
+            if corpus is not None:
                 result.corpus_scores[sub] = corpus[i][sub]
     return result
-
-
-def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | None]]]) -> Iterator[tuple[Batch, BatchScores]]:
-    for batch, tasks in work:
-        yield batch, score_batch(metrics, tasks, batch)
 
 
 def _corpus_scores(

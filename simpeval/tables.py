@@ -23,6 +23,11 @@ def format_cell(value: Any, digits: int = 4) -> str:
     return "" if value is None else str(value)
 
 
+def csv_cells(row: Sequence[Any]) -> list[Any]:
+    """A row as CSV writes it: floats at full precision (``repr``), anything else as it is."""
+    return [repr(v) if isinstance(v, float) else v for v in row]
+
+
 def render(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
@@ -41,7 +46,7 @@ def render(
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
-        writer.writerows([[repr(v) if isinstance(v, float) else v for v in row] for row in rows])
+        writer.writerows(map(csv_cells, rows))
         return buffer.getvalue()
     cells = [[format_cell(v, digits) for v in row] for row in rows]
     marks = {"table": "{}*", "markdown": "**{}**", "latex": "\\textbf{{{}}}"}

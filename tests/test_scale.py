@@ -74,11 +74,11 @@ def test_corpus_scores_from_batch_statistics_equal_the_whole_corpus_formula(asse
             assert batched.corpus_scores[sub] == whole[sub]
 
 
-def _cli(files, *extra):
+def _cli(files, *extra, batch_size=16):
     refs = [arg for i in range(N_REFS) for arg in ("--refs", files[f"ref{i}"])]
     result = CliRunner().invoke(cli, [str(a) for a in (
         "evaluate", "--orig", files["orig"], "--sys", files["sys"], *refs, "-m", METRICS,
-        "--batch-size", "16", *extra)])
+        "--batch-size", batch_size, *extra)])
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -93,6 +93,12 @@ def test_serial_jobs_dask_and_cached_runs_write_identical_csv(files, tmp_path):
     assert _cli(files, *sentence, *cache) == serial  # reads it
     assert _cli(files, *sentence, "--no-cache", "--jobs", "2") == serial
     assert _cli(files, *sentence, "--no-cache", "--dask", "local") == serial
+    # 30 batches, more than are in flight at once (4 per worker): rows still stream out in input order
+    assert _cli(files, *sentence, "--no-cache", "--jobs", "2", batch_size=3) == serial
+    assert _cli(files, *sentence, "--no-cache", "--dask", "local", batch_size=3) == serial
+    out = tmp_path / "jobs.csv"
+    assert _cli(files, *sentence, "--no-cache", "--jobs", "2", "-o", out, batch_size=5) == ""
+    assert out.read_text(encoding="utf-8") == serial
     corpus = _cli(files, "--format", "csv", "--no-cache")
     assert _cli(files, "--format", "csv", "--no-cache", "--jobs", "2") == corpus
     assert _cli(files, "--format", "csv", *cache) == corpus

@@ -66,25 +66,33 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
-    inputs = read_inputs(orig_path, sys_path, refs_paths)
-    sources, outputs, references = inputs.sources, inputs.outputs, inputs.references
-    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
-    requests = resolve_metrics(registry(), specs, preset)
+    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if refs_paths else DEFAULT_METRICS_WITHOUT_REFS),)
     if progress is None:
         progress = sys.stderr.isatty()
-    with open_executor(jobs, dask) as executor:
-        result = run_evaluation(
-            requests, sources, outputs, references,
-            sentence_level=sentence_level, corpus_level=True,
-            cache=None if no_cache else ScoreCache(cache_dir),
-            batch_size=batch_size, progress=progress, fields=inputs.fields, executor=executor,
-        )
-    write_output(format_result(result, sentence_level, fmt, inputs.ids), output)
-    if inputs.ids is not None:
-        for request in requests:
-            if request.metric.level == "sentence":
-                click.echo(f"# note: {request.metric.name} is a sentence-level metric: each document is scored as one text",
-                           err=True)
+    cache = None if no_cache else ScoreCache(cache_dir)
+    result = None
+    if not any(is_document_input(p) for p in (orig_path, sys_path, *refs_paths)):
+        from simpeval.cli.stream import stream_line_files
+
+        result = stream_line_files(orig_path, sys_path, refs_paths, lambda: resolve_metrics(registry(), specs, preset),
+                                   sentence_level=sentence_level, fmt=fmt, output=output, cache=cache,
+                                   batch_size=batch_size, progress=progress,
+                                   open_executor=lambda: open_executor(jobs, dask))
+    if result is None:  # documents, or a metric whose corpus score needs every text at once
+        inputs = read_inputs(orig_path, sys_path, refs_paths)
+        requests = resolve_metrics(registry(), specs, preset)
+        with open_executor(jobs, dask) as executor:
+            result = run_evaluation(
+                requests, inputs.sources, inputs.outputs, inputs.references,
+                sentence_level=sentence_level, corpus_level=True, cache=cache,
+                batch_size=batch_size, progress=progress, fields=inputs.fields, executor=executor,
+            )
+        write_output(format_result(result, sentence_level, fmt, inputs.ids), output)
+        if inputs.ids is not None:
+            for request in requests:
+                if request.metric.level == "sentence":
+                    click.echo(f"# note: {request.metric.name} is a sentence-level metric: each document is scored "
+                               "as one text", err=True)
     if sentence_level and fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)

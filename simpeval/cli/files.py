@@ -6,12 +6,14 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import click
 
-from simpeval.cache import write_atomic
+from simpeval.cache import new_file_mode
 from simpeval.errors import UsageError
 
 
@@ -25,11 +27,23 @@ def read_lines(path: str, option: str) -> list[str]:
         data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
     except OSError as exc:
         raise UsageError(f"cannot read {option} {path}: {exc.strerror}; check the path") from None
+    return decode_lines(data, path, option)
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+def decode_lines(data: bytes, path: str, option: str, offset: int = 0) -> list[str]:
+    """The lines of ``data``, bytes ``offset`` onwards of ``path`` (a whole file, or whole lines
+    of it, as :mod:`simpeval.cli.linefiles` reads them): strict UTF-8, CRLF read as LF,
+    a byte-order mark dropped at the start of the file, a bad byte reported by its offset in the file."""
+    skip = len(BOM) if offset == 0 and data.startswith(BOM) else 0
     try:
-        text = data.decode("utf-8-sig")
+        text = str(memoryview(data)[skip:], "utf-8")
     except UnicodeDecodeError as exc:
+        position = skip + exc.start
         raise UsageError(
-            f"{option} {path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
+            f"{option} {path} is not UTF-8 (byte 0x{data[position]:02x} at offset {offset + position}): "
             "convert it, e.g. iconv -f latin1 -t utf-8"
         ) from None
     lines = text.replace("\r\n", "\n").split("\n")
@@ -41,13 +55,18 @@ def read_lines(path: str, option: str) -> list[str]:
 def check_same_length(named: Sequence[tuple[str, list[str]]]) -> None:
     """Raise a :class:`UsageError` if the first file has no line, or naming the first file whose
     line count differs from the first one's."""
+    check_same_counts([(name, len(lines)) for name, lines in named])
+
+
+def check_same_counts(named: Sequence[tuple[str, int]]) -> None:
+    """:func:`check_same_length` on line counts (``[("--orig orig.txt", 359), ...]``)."""
     (first_name, first), *rest = named
     if not first:
         raise UsageError(f"{first_name} has no lines: give one line per item to score")
-    for name, lines in rest:
-        if len(lines) != len(first):
+    for name, count in rest:
+        if count != first:
             raise UsageError(
-                f"{name} has {len(lines)} lines but {first_name} has {len(first)}: "
+                f"{name} has {count} lines but {first_name} has {first}: "
                 "every file needs one line per item"
             )
 
@@ -86,9 +105,75 @@ def write_output(text: str, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
         return
-    target = Path(output).resolve()
-    mode = stat.S_IMODE(target.stat().st_mode) if target.exists() else None
-    try:
-        write_atomic(target, text, mode)
-    except OSError as exc:
-        raise UsageError(f"cannot write -o {output}: {exc.strerror}; pick another path") from None
+    with StagedOutput(output) as staged:
+        staged.write(text)
+        staged.publish()
+
+
+class StagedOutput:
+    """A command's output, written piece by piece as it is produced and published whole at the end.
+
+    The pieces go to a temporary file (beside ``output``, or in the temporary directory for
+    standard output); :meth:`publish` renames it over ``output`` (as :func:`write_output`
+    does) or copies it to standard output. Leaving the ``with`` block without publishing,
+    by an error or an interruption, deletes it: nothing half-written is ever seen.
+    """
+
+    COPY_CHUNK = 1 << 20
+
+    def __init__(self, output: str | None) -> None:
+        self.output = output
+        self._target = None if output is None else Path(output).resolve()
+        try:
+            if self._target is None:
+                self._handle = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
+                self._tmp = None
+            else:
+                self._target.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=f".{self._target.name}.", suffix=".tmp")
+                self._tmp = Path(tmp)
+                self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+
+    def write(self, text: str) -> None:
+        try:
+            self._handle.write(text)
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+
+    @property
+    def handle(self) -> TextIO:
+        """The open temporary file (for a :func:`csv.writer`)."""
+        return self._handle
+
+    def publish(self) -> None:
+        """Make the whole output visible: rename it over ``output``, or print it."""
+        try:
+            if self._target is None:
+                self._handle.seek(0)
+                while chunk := self._handle.read(self.COPY_CHUNK):
+                    click.echo(chunk, nl=False)
+                self._handle.close()
+                return
+            mode = stat.S_IMODE(self._target.stat().st_mode) if self._target.exists() else new_file_mode()
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+            os.chmod(self._tmp, mode)  # mkstemp's 0600 would make results private
+            os.replace(self._tmp, self._target)
+            self._tmp = None
+        except OSError as exc:
+            raise self._unwritable(exc) from None
+
+    def __enter__(self) -> StagedOutput:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._handle.close()
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+
+    def _unwritable(self, exc: OSError) -> UsageError:
+        where = "standard output" if self.output is None else f"-o {self.output}"
+        return UsageError(f"cannot write {where}: {exc.strerror}; pick another path")
