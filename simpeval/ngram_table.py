@@ -109,17 +109,23 @@ def _keyed_counts(owners: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.
     return np.unique(owners * size + codes, return_counts=True)
 
 
-def _lookup(sorted_keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    """The value of each query's key in ``sorted_keys``, 0 where the key is absent."""
+def _positions(sorted_keys: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each query: whether it is in ``sorted_keys``, and its index there (0 where absent)."""
     if len(sorted_keys) == 0:
-        return np.zeros(len(queries), dtype=np.int64)
+        return np.zeros(len(queries), dtype=bool), np.zeros(len(queries), dtype=np.int64)
     index = np.searchsorted(sorted_keys, queries)
     index[index == len(sorted_keys)] = 0
-    return np.where(sorted_keys[index] == queries, values[index], 0)
+    return sorted_keys[index] == queries, index
+
+
+def _lookup(sorted_keys: np.ndarray, values: np.ndarray, queries: np.ndarray) -> np.ndarray:
+    """The value of each query's key in ``sorted_keys``, 0 where the key is absent."""
+    found, index = _positions(sorted_keys, queries)
+    return np.where(found, values[index], 0) if len(values) else np.zeros(len(queries), dtype=np.int64)
 
 
 def _contains(sorted_keys: np.ndarray, queries: np.ndarray) -> np.ndarray:
-    return _lookup(sorted_keys, np.ones(len(sorted_keys), dtype=np.int64), queries) > 0
+    return _positions(sorted_keys, queries)[0]
 
 
 def _per_item(keys: np.ndarray, size: int, n_items: int, weights: np.ndarray | None = None) -> np.ndarray:
@@ -146,15 +152,13 @@ def clipped_matches(
         out_keys, out_counts = _keyed_counts(owner, codes, size)
         total[:, n - 1] = np.bincount(owner, minlength=n_items)
         codes, pair = table.grams(ref_rows, n)
-        wanted = _contains(out_keys, ref_items[pair] * size + codes)  # only the output's n-grams can match
-        pair_keys, pair_counts = _keyed_counts(pair[wanted], codes[wanted], size)
-        # each (reference, n-gram) count, keyed by its item: the last of a key, sorted by count, is the max
-        item_keys = ref_items[pair_keys // size] * size + pair_keys % size
-        order = np.lexsort((pair_counts, item_keys))
-        item_keys, pair_counts = item_keys[order], pair_counts[order]
-        last = np.ones(len(item_keys), dtype=bool)
-        last[:-1] = item_keys[1:] != item_keys[:-1]
-        matched = np.minimum(out_counts, _lookup(item_keys[last], pair_counts[last], out_keys))
+        found, index = _positions(out_keys, ref_items[pair] * size + codes)  # only the output's n-grams match
+        # how often each reference has each of the output's n-grams; the most in one reference clips
+        best = np.zeros(len(out_keys), dtype=np.int64)
+        if len(out_keys):
+            pair_hits, hits = np.unique(pair[found] * len(out_keys) + index[found], return_counts=True)
+            np.maximum.at(best, pair_hits % len(out_keys), hits)
+        matched = np.minimum(out_counts, best)
         correct[:, n - 1] = _per_item(out_keys, size, n_items, matched)
     return correct, total
 
@@ -185,19 +189,22 @@ def sari_counts(
         codes, item = table.grams(outputs, n)
         out_keys, out_counts = _keyed_counts(item, codes, size)
         codes, pair = table.grams(ref_rows, n)
-        ref_keys, ref_counts = _keyed_counts(ref_items[pair], codes, size)
+        ref_keys = ref_items[pair] * size + codes  # every reference n-gram, keyed by its item
+        from_src, src_index = _positions(src_keys, ref_keys)
+        in_refs = np.bincount(src_index[from_src], minlength=len(src_keys))  # R: summed over the references
+        novel = np.unique(ref_keys[~from_src])  # the distinct n-grams the references add
 
         added = out_keys[~_contains(src_keys, out_keys)]
         result[:, 0, n - 1] = np.stack([
-            _per_item(added[_contains(ref_keys, added)], size, n_items),
+            _per_item(added[_contains(novel, added)], size, n_items),
             _per_item(added, size, n_items),
-            _per_item(ref_keys[~_contains(src_keys, ref_keys)], size, n_items),
+            _per_item(novel, size, n_items),
         ], axis=1)
 
         r = n_refs[src_keys // size]
         in_src = src_counts * r
         kept_out = np.minimum(_lookup(out_keys, out_counts, src_keys) * r, in_src)
-        kept_ref = np.minimum(_lookup(ref_keys, ref_counts, src_keys), in_src)
+        kept_ref = np.minimum(in_refs, in_src)
         keep_correct, keep_out, keep_ref, keep_either, source_total = (
             _per_item(src_keys, size, n_items, weights)
             for weights in (np.minimum(kept_out, kept_ref), kept_out, kept_ref, np.maximum(kept_out, kept_ref), in_src)
