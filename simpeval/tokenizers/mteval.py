@@ -29,6 +29,9 @@ _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 _SYMBOLS = tuple("{|}~[\\]^_`!\"#$%&()*+:;<=>?@/")
 _DIGITS = frozenset("0123456789")
 _PERIOD_OR_COMMA = re.compile(r"[.,]")
+# where the period and comma rules can differ from "space around every period and comma": a digit or
+# another period or comma beside one
+_CROWDED_PERIOD_OR_COMMA = re.compile(r"[0-9.,][.,]|[.,][0-9]")
 
 
 def _isolate(text: str, positions: list[int]) -> str:
@@ -101,7 +104,10 @@ class Tokenizer13a(BaseTokenizer):
                 text = text.replace(symbol, f" {symbol} ")
         text = f" {text} "
         if "." in text or "," in text:
-            text = _before_non_digit(_after_non_digit(text))
+            if _CROWDED_PERIOD_OR_COMMA.search(text):
+                text = _before_non_digit(_after_non_digit(text))
+            else:  # each has a non-digit on both sides: both rules match it
+                text = text.replace(".", " . ").replace(",", " , ")
         if "-" in text:
             text = _dash_after_digit(text)
         return " ".join(text.split())
