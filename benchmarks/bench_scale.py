@@ -308,17 +308,22 @@ def report(results: dict, doc: Path) -> None:
     plot(runs, doc.with_suffix(".png"))
 
 
+def series(streamed: list[dict]) -> list[tuple[str, str, list[dict]]]:
+    """The streamed rows as curves: ``(code, mode, rows by n)``, in the order first recorded."""
+    keys = list(dict.fromkeys((r.get("code", ""), r["mode"]) for r in streamed))
+    return [(code, mode, sorted((r for r in streamed if (r.get("code", ""), r["mode"]) == (code, mode)),
+                                key=lambda r: r["n"])) for code, mode in keys]
+
+
 def growth_lines(streamed: list[dict]) -> list[str]:
-    """What the curves show, per mode: peak memory and time per item from the smallest to the largest run."""
+    """What the curves show, per code and mode: time and peak memory from the smallest to the largest run."""
     lines = []
-    for mode in MODES:
-        rows = sorted((r for r in streamed if r["mode"] == mode), key=lambda r: r["n"])
+    for code, mode, rows in series(streamed):
         if len(rows) < 2:
             continue
         first, last = rows[0], rows[-1]
-        growth = last["n"] / first["n"]
         lines.append(
-            f"- {mode}: {growth:.0f}x the items ({first['n']:,} to {last['n']:,}) took "
+            f"- {mode} ({code}): {last['n'] / first['n']:.0f}x the items ({first['n']:,} to {last['n']:,}) took "
             f"{last['seconds'] / first['seconds']:.1f}x the time ({1000 * first['seconds'] / first['n']:.3f} to "
             f"{1000 * last['seconds'] / last['n']:.3f} ms per item) and {last['peak_rss_mb'] / first['peak_rss_mb']:.2f}x "
             f"the peak memory ({first['peak_rss_mb']:.0f} to {last['peak_rss_mb']:.0f} MB)."
@@ -333,12 +338,12 @@ def plot(runs: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (time_ax, rss_ax) = plt.subplots(1, 2, figsize=(11, 4.2))
-    series = [(f"streamed, {mode}", "-", [r for r in runs if r.get("timer") == "wait4" and r["mode"] == mode])
-              for mode in MODES]
-    series += [(f"earlier {label}, {mode} (loaded machine)", "--",
+    curves = [(f"streamed {mode} ({code})", "-", rows)
+              for code, mode, rows in series([r for r in runs if r.get("timer") == "wait4"])]
+    curves += [(f"earlier {label}, {mode} (loaded machine)", "--",
                 [r for r in runs if r.get("timer") != "wait4" and r["mode"] == mode and (r["version"] == "before") == before])
                for label, before in (("before store", True), ("store only", False)) for mode in MODES]
-    for label, style, rows in series:
+    for label, style, rows in curves:
         points = sorted((r["n"], r["seconds"], r["peak_rss_mb"]) for r in rows)
         if not points:
             continue
