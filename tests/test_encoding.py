@@ -17,6 +17,7 @@ from simpeval.encoding import (
     length_batches,
     resolve_device,
     resolve_dtype,
+    same_length_batches,
     shared_encoder,
 )
 
@@ -50,7 +51,7 @@ def sums(texts: list[str]) -> list[int]:
 
 def test_each_distinct_input_is_encoded_once_across_calls() -> None:
     forward = Recorder()
-    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=2)
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=2, same_length=False)
     first = ["ab", "abcd", "ab", "a"]
     assert [int(v) for v in encoder.encode(first)] == sums(first)
     assert encoder.encoded == 3
@@ -76,7 +77,7 @@ def test_pairs_are_inputs_too() -> None:
 
 def test_out_of_memory_halves_the_batch_and_keeps_the_size_that_fitted() -> None:
     forward = Recorder(fail_above=2)
-    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=8)
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=8, same_length=False)
     texts = ["a" * n for n in range(1, 8)]
     assert [int(v) for v in encoder.encode(texts)] == sums(texts)
     assert encoder.batch_size == 2
@@ -112,6 +113,20 @@ def test_kept_results_are_bounded_least_recently_used_first() -> None:
 
 def test_length_batches_longest_first() -> None:
     assert length_batches([3, 1, 5, 2, 4], 2) == [[2, 4], [0, 3], [1]]
+
+
+def test_same_length_batches_need_no_padding() -> None:
+    assert same_length_batches([3, 1, 3, 2, 3, 1, 3], 3) == [[0, 2, 4], [6], [3], [1, 5]]
+    assert same_length_batches([], 4) == []
+
+
+def test_on_the_cpu_batches_hold_one_length_by_default() -> None:
+    texts = ["ab", "abcd", "cd", "a", "xyzw", "ef"]
+    forward = Recorder()
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=2)
+    assert [int(v) for v in encoder.encode(texts)] == sums(texts)
+    assert forward.batches == [[4, 4], [2, 2], [2], [1]]  # no row padded
+    assert TextEncoder(None, character_ids, forward, pad_id=0, device="cuda:0").same_length is False
 
 
 def test_shared_encoder_is_built_once_per_key() -> None:

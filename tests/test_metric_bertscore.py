@@ -97,6 +97,8 @@ def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
     references = [[tok(r) for r in refs] for refs in REFERENCES]
     _, _, f1 = bert_score.score(candidates, references, model_type=minilm, num_layers=6)
     assert ours == pytest.approx(f1.tolist(), abs=1e-6)
+    # the 13a tokens came from the run's store, which holds each distinct text once
+    assert metric.store.count(tokenize) == len(set(OUTPUTS) | {r for refs in REFERENCES for r in refs})
 
 
 @pytest.mark.parametrize("model", ["/nonexistent", "roberta-large"])

@@ -84,3 +84,21 @@ def test_metrics_take_the_formulas_from_the_preset():
     assert bleu["bleu"] == [pytest.approx(1 / 11)]
     sari = Sari(**Sari.presets["lens-2023"]).score_sentences(["the cat sat on the mat"], ["the sat"], [["the sat"]])
     assert sari["sari-add"] == [0.0]
+
+
+def test_gleu_and_lens_sari_count_through_the_runs_store():
+    from simpeval.store import StatsStore
+    from simpeval.text import ngram_counts
+
+    source, output = "About 95 species are currently accepted .", "About 95 you now get in ."
+    refs = ["About 95 species are now accepted .", "95 species are now accepted ."]
+    store = StatsStore()
+    assert lens2023.gleu_stats(output, refs, store=store) == lens2023.gleu_stats(output, refs)
+    assert store.count(ngram_counts) == 3  # the output and both references, counted once each
+    assert lens2023.lens_sari(source, output, refs, store=store) == lens2023.lens_sari(source, output, refs)
+    assert store.count(ngram_counts) == 4  # only the source is new
+    misses = store.misses
+    for metric in (Sari(**Sari.presets["lens-2023"]), Bleu(**Bleu.presets["lens-2023"])):
+        metric.bind_store(store)
+        metric.score_sentences([source], [output], [refs])
+    assert store.misses == misses  # both metrics found every count in the run's store

@@ -238,7 +238,7 @@ class BertScore(Metric):
             )
 
     def _prepare(self, text: str) -> str:
-        return " ".join(tokenize(text, self.tokenizer, self.lowercase))
+        return " ".join(tokenize(text, self.tokenizer, self.lowercase, store=self.store))
 
     def score_sentences(
         self,

@@ -262,7 +262,7 @@ class Bleu(Metric):
 
         self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
-        return [gleu_stats(output, refs) for output, refs in zip(outputs, targets)]
+        return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, targets)]
 
     def score_sentences(
         self,

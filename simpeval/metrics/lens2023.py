@@ -29,8 +29,12 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from simpeval.text import ngram_counts
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 MAX_ORDER = 4
 _NON_WORD = re.compile(r"[^\w\s]")
@@ -106,21 +110,24 @@ def textstat_fkgl(text: str) -> float:
 # ----------------------------------------------------------------------
 
 
-def _pooled_ngrams(text: str) -> Counter:
+def _pooled_ngrams(text: str, store: StatsStore | None) -> Counter:
     """Counts of every n-gram of orders 1-4 of the lower-cased NLTK tokens (NLTK's ``everygrams``)."""
     pooled: Counter = Counter()
-    for counts in ngram_counts(text, "nltk", True, MAX_ORDER):
+    for counts in ngram_counts(text, "nltk", True, MAX_ORDER, store=store):
         pooled.update(counts)
     return pooled
 
 
-def gleu_stats(output: str, references: Sequence[str]) -> tuple[int, int]:
-    """``(matches, n_all)`` of the reference with the best ratio; ``(0, 0)`` if none has n-grams."""
-    hyp = _pooled_ngrams(output)
+def gleu_stats(output: str, references: Sequence[str], *, store: StatsStore | None = None) -> tuple[int, int]:
+    """``(matches, n_all)`` of the reference with the best ratio; ``(0, 0)`` if none has n-grams.
+
+    :param store: the run's statistics store, where the n-gram counts of a reference shared by items are kept.
+    """
+    hyp = _pooled_ngrams(output, store)
     hyp_total = sum(hyp.values())
     best: tuple[int, int] | None = None
     for reference in references:
-        ref = _pooled_ngrams(reference)
+        ref = _pooled_ngrams(reference, store)
         n_all = max(hyp_total, sum(ref.values()))
         if n_all == 0:
             continue
@@ -179,12 +186,17 @@ def _sari_order(source: Counter, output: Counter, refs: Counter, n_refs: int,
     return _f1(keep_p, keep_r), del_p, _f1(add_p, add_r)
 
 
-def lens_sari(source: str, output: str, references: Sequence[str]) -> tuple[float, float, float, float]:
-    """``(sari, add, keep, delete)``, each 0-100, for one output (LENS's ``SARIsent``, precision variant)."""
+def lens_sari(
+    source: str, output: str, references: Sequence[str], *, store: StatsStore | None = None
+) -> tuple[float, float, float, float]:
+    """``(sari, add, keep, delete)``, each 0-100, for one output (LENS's ``SARIsent``, precision variant).
+
+    :param store: the run's statistics store, where the n-gram counts of shared texts are kept.
+    """
     per_order = []
-    source_counts = ngram_counts(source, "nltk", True, MAX_ORDER)
-    output_counts = ngram_counts(output, "nltk", True, MAX_ORDER)
-    ref_counts = [ngram_counts(ref, "nltk", True, MAX_ORDER) for ref in references]
+    source_counts = ngram_counts(source, "nltk", True, MAX_ORDER, store=store)
+    output_counts = ngram_counts(output, "nltk", True, MAX_ORDER, store=store)
+    ref_counts = [ngram_counts(ref, "nltk", True, MAX_ORDER, store=store) for ref in references]
     source_words = source.lower().split()
     for n in range(MAX_ORDER):
         refs: Counter = Counter()

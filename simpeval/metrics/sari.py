@@ -170,7 +170,7 @@ class Sari(Metric):
         if self.formula == "lens-2023":
             from simpeval.metrics.lens2023 import lens_sari
 
-            values = [lens_sari(s, o, refs) for s, o, refs in zip(sources, outputs, references)]
+            values = [lens_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]
             return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}

@@ -127,3 +127,27 @@ def test_a_broken_checkpoint_is_a_usage_error(tiny_encoder, tmp_path, config, we
     message = str(caught.value)
     assert message.startswith(f"{tmp_path} holds a broken SIERA checkpoint ({problem}")
     assert message.endswith("save it again with `simpeval train siera`") and "\n" not in message
+
+
+def test_first_token_state_is_the_whole_layer_read_at_cls(tiny_model, sentences):
+    from simpeval_siera.features import tokenize_pairs
+    from simpeval_siera.model import first_token_state
+    from transformers.masking_utils import create_bidirectional_mask
+
+    model, tokenizer = tiny_model
+    model.reset_trained(3)
+    model.eval()
+    rows = tokenize_pairs(tokenizer, sentences, 64)  # pairs of different lengths: the batch is padded
+    padded = tokenizer.pad(rows, return_tensors="pt")
+    assert not bool(padded["attention_mask"].all())
+    with torch.inference_mode():
+        hidden = model.encode_bottom(**padded)
+        mask = create_bidirectional_mask(config=model.bottom.config, inputs_embeds=hidden,
+                                         attention_mask=padded["attention_mask"])
+        whole = model.top[-1](hidden, attention_mask=mask)[:, 0]
+        first = first_token_state(model.top[-1], hidden, mask)
+        unpadded = first_token_state(model.top[-1], hidden[:1, : len(rows[0]["input_ids"])], None)
+    assert first.shape == (len(sentences), hidden.shape[-1])
+    assert torch.allclose(first, whole, atol=1e-6, rtol=0)
+    assert torch.allclose(unpadded[0], whole[0], atol=1e-6, rtol=0)
+    assert not torch.allclose(first[0], hidden[0, 0], atol=1e-3)  # the layer did change the state
