@@ -176,6 +176,6 @@ def test_a_dask_run_does_not_keep_the_texts_of_its_batches(asset):
         assert len(result.sentence_scores["bleu"]) == N_ITEMS  # 30 batches
         gc.collect()
         # at most the last few messages of each connection: the client's and one per worker (2)
-        assert sum(isinstance(o, Batch) for o in gc.get_objects()) <= 3 * MESSAGE_LOG_LENGTH < 30
+        assert sum(type(o) is Batch for o in gc.get_objects()) <= 3 * MESSAGE_LOG_LENGTH < 30
     finally:
         executor.close()
