@@ -46,6 +46,11 @@ DOC = HERE.parent / "docs" / "benchmarks" / "scale.md"
 METRICS = "bleu,sari,fkgl"
 MODES = {"serial": [], "jobs2": ["--jobs", "2"], "dask": ["--dask", "local"]}
 N_REFS = 10
+CODE_NOTE = (
+    "c5884ba streams inputs and outputs; its Dask client and scheduler kept Dask's default log of the\n"
+    "last thousand messages of each connection, each carrying a batch's texts, which 0beaee3 cuts to two.\n"
+    "The two differ only in the Dask executor, so serial and `--jobs 2` were not run again."
+)
 
 SACREBLEU_PER_SENTENCE = """
 import sys
@@ -253,7 +258,8 @@ def report(results: dict, doc: Path) -> None:
         "all its children (workers, Dask scheduler), sampled every 0.2 s. The runs held the timing lock",
         "(`flock /work/bench.lock`, no two engineers' timings at once) with byte-code writing on, as on a",
         "user's machine; the 1-minute load average before and after each row is beside it (2 cores,",
-        "shared with other engineers' light work). *code* is the commit timed.",
+        "shared with other engineers' work, niced like these runs). *code* is the commit timed:",
+        *CODE_NOTE.splitlines(),
         "",
         "| code | items | mode | seconds | CPU s | ms/item | peak RSS (MB) | load before / after | date |",
         "|---|---|---|---|---|---|---|---|---|",
@@ -308,17 +314,22 @@ def report(results: dict, doc: Path) -> None:
     plot(runs, doc.with_suffix(".png"))
 
 
+def series(streamed: list[dict]) -> list[tuple[str, str, list[dict]]]:
+    """The streamed rows as curves: ``(code, mode, rows by n)``, in the order first recorded."""
+    keys = list(dict.fromkeys((r.get("code", ""), r["mode"]) for r in streamed))
+    return [(code, mode, sorted((r for r in streamed if (r.get("code", ""), r["mode"]) == (code, mode)),
+                                key=lambda r: r["n"])) for code, mode in keys]
+
+
 def growth_lines(streamed: list[dict]) -> list[str]:
-    """What the curves show, per mode: peak memory and time per item from the smallest to the largest run."""
+    """What the curves show, per code and mode: time and peak memory from the smallest to the largest run."""
     lines = []
-    for mode in MODES:
-        rows = sorted((r for r in streamed if r["mode"] == mode), key=lambda r: r["n"])
+    for code, mode, rows in series(streamed):
         if len(rows) < 2:
             continue
         first, last = rows[0], rows[-1]
-        growth = last["n"] / first["n"]
         lines.append(
-            f"- {mode}: {growth:.0f}x the items ({first['n']:,} to {last['n']:,}) took "
+            f"- {mode} ({code}): {last['n'] / first['n']:.0f}x the items ({first['n']:,} to {last['n']:,}) took "
             f"{last['seconds'] / first['seconds']:.1f}x the time ({1000 * first['seconds'] / first['n']:.3f} to "
             f"{1000 * last['seconds'] / last['n']:.3f} ms per item) and {last['peak_rss_mb'] / first['peak_rss_mb']:.2f}x "
             f"the peak memory ({first['peak_rss_mb']:.0f} to {last['peak_rss_mb']:.0f} MB)."
@@ -332,13 +343,13 @@ def plot(runs: list[dict], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (time_ax, rss_ax) = plt.subplots(1, 2, figsize=(11, 4.2))
-    series = [(f"streamed, {mode}", "-", [r for r in runs if r.get("timer") == "wait4" and r["mode"] == mode])
-              for mode in MODES]
-    series += [(f"earlier {label}, {mode} (loaded machine)", "--",
+    fig, (time_ax, rss_ax) = plt.subplots(1, 2, figsize=(11, 5))
+    curves = [(f"streamed {mode} ({code})", "-", rows)
+              for code, mode, rows in series([r for r in runs if r.get("timer") == "wait4"])]
+    curves += [(f"earlier {label}, {mode} (loaded machine)", "--",
                 [r for r in runs if r.get("timer") != "wait4" and r["mode"] == mode and (r["version"] == "before") == before])
                for label, before in (("before store", True), ("store only", False)) for mode in MODES]
-    for label, style, rows in series:
+    for label, style, rows in curves:
         points = sorted((r["n"], r["seconds"], r["peak_rss_mb"]) for r in rows)
         if not points:
             continue
@@ -351,9 +362,10 @@ def plot(runs: list[dict], path: Path) -> None:
         ax.set_xlabel("items (10 references each)")
         ax.set_ylabel(label)
         ax.grid(True, which="both", alpha=0.3)
-    rss_ax.legend(fontsize=7)
+    handles, labels = time_ax.get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7)
     fig.suptitle("simpeval evaluate -m bleu,sari,fkgl --sentence-level --format csv (2 cores)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     fig.savefig(path, dpi=100)
 
 

@@ -20,6 +20,7 @@ Dask is an optional extra (``pip install simpeval[dask]``), imported only here.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 Work = Sequence[tuple["Batch", "list[Task | None]"]]
 RETRIES = 1
 CONNECT_TIMEOUT = "10s"  # how long to wait for a remote scheduler before giving up
+MESSAGE_LOG_LENGTH = 2
+"""Messages each Dask connection keeps for debugging (default 1000): a message carries a batch's
+texts, so the default would keep about a thousand batches per worker in the scheduler's memory."""
 
 
 class BatchExecutor(Protocol):
@@ -127,14 +131,17 @@ class DaskExecutor:
             from distributed import Client, LocalCluster
         except ImportError:
             raise UsageError("--dask needs Dask: pip install 'simpeval[dask]'") from None
+        import dask
+
         self._cluster = None
         try:
-            if address == "local":
-                self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None)
-                self._client = Client(self._cluster)
-            else:
-                self._client = Client(address, timeout=CONNECT_TIMEOUT)
+            with dask.config.set({"distributed.admin.low-level-log-length": MESSAGE_LOG_LENGTH}):
+                if address == "local":
+                    self._cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                                 dashboard_address=None)
+                    self._client = Client(self._cluster)
+                else:
+                    self._client = Client(address, timeout=CONNECT_TIMEOUT)
         except OSError as exc:
             if self._cluster is not None:
                 self._cluster.close()
@@ -149,7 +156,7 @@ class DaskExecutor:
         futures = {}
         for batch, tasks in work:
             future = self._client.submit(score_remote, metrics, signatures, tasks, batch,
-                                         retries=RETRIES, pure=False, key=f"simpeval-batch-{batch.index}-{id(work)}")
+                                         retries=RETRIES, pure=False, key=f"simpeval-batch-{batch.index}-{uuid.uuid4().hex}")
             futures[future] = batch
         for future in as_completed(futures):
             batch = futures[future]

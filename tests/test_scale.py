@@ -159,3 +159,23 @@ def test_several_systems_with_jobs_equal_serial(files):
         return result.stdout
 
     assert run() == run("--jobs", "2")
+
+
+def test_a_dask_run_does_not_keep_the_texts_of_its_batches(asset):
+    """Dask logs each connection's recent messages, and a message carries a batch's texts: with
+    Dask's default log length a run kept about a thousand batches per worker in memory."""
+    import gc
+
+    from simpeval.parallel import MESSAGE_LOG_LENGTH, DaskExecutor
+    from simpeval.runner import Batch
+
+    executor = DaskExecutor("local")
+    try:
+        result = evaluate(resolve_metrics(load_registry(autoload=False), ["bleu"]), *asset, batch_size=3,
+                          executor=executor)
+        assert len(result.sentence_scores["bleu"]) == N_ITEMS  # 30 batches
+        gc.collect()
+        # at most the last few messages of each connection: the client's and one per worker (2)
+        assert sum(type(o) is Batch for o in gc.get_objects()) <= 3 * MESSAGE_LOG_LENGTH < 30
+    finally:
+        executor.close()
