@@ -8,13 +8,7 @@ peak memory is the highest sum of the resident set sizes of the process and all 
 children (workers included), sampled every 0.2 s. ``--before PATH`` times a checkout of an
 earlier simpeval (put first on ``PYTHONPATH``) for the "before" rows.
 
-``--easse`` times the classic-metric cold path through the command line against what EASSE
-does per sentence (EASSE itself could not be installed: it is not on PyPI), both as whole
-processes in the same run: ``simpeval evaluate -m bleu,sari,ibleu --sentence-level
---no-cache`` on the 600 Simplicity-DA outputs x 10 ASSET references, and a script that calls
-sacrebleu's ``sentence_bleu`` per item as EASSE's ``sentence_bleu`` and iBLEU do (BLEU
-against the references, then against the source; no SARI, so the baseline does less work
-than EASSE).
+The classic metrics' cold path against EASSE is ``bench_cold_path.py`` (``cold-path.md``).
 
 Results accumulate in a JSON file (``--results``), so sizes can be run one at a time;
 ``--write docs/benchmarks/scale.md`` writes that page and ``scale.png`` beside it from them.
@@ -22,7 +16,6 @@ Results accumulate in a JSON file (``--results``), so sizes can be run one at a 
 Usage::
 
     SIMPEVAL_DATA_DIR=../shared/data nice -n 10 python benchmarks/bench_scale.py --sizes 10000 100000 --modes serial jobs2 dask
-    SIMPEVAL_DATA_DIR=../shared/data python benchmarks/bench_scale.py --easse
     python benchmarks/bench_scale.py --write docs/benchmarks/scale.md
 """
 
@@ -51,19 +44,6 @@ CODE_NOTE = (
     "last thousand messages of each connection, each carrying a batch's texts, which 0beaee3 cuts to two.\n"
     "The two differ only in the Dask executor, so serial and `--jobs 2` were not run again."
 )
-
-SACREBLEU_PER_SENTENCE = """
-import sys
-from sacrebleu.metrics import BLEU
-orig, sys_, *refs = (open(p, encoding="utf-8").read().split("\\n")[:-1] for p in sys.argv[1:])
-bleu = BLEU(tokenize="13a", smooth_method="floor", effective_order=True)
-for i, output in enumerate(sys_):
-    item_refs = [r[i] for r in refs]
-    bleu.sentence_score(output, item_refs)     # EASSE sentence_bleu
-    bleu.sentence_score(output, item_refs)     # iBLEU: BLEU against the references ...
-    bleu.sentence_score(output, [orig[i]])     # ... and against the source
-"""
-
 
 def asset_lines(data_dir: Path) -> tuple[list[str], list[list[str]]]:
     folder = data_dir / "references" / "asset"
@@ -148,7 +128,7 @@ def evaluate_command(paths: list[Path], metrics: str, extra: list[str], out: Pat
 
 
 def load_results(path: Path) -> dict:
-    return json.loads(path.read_text()) if path.exists() else {"runs": [], "easse": []}
+    return json.loads(path.read_text()) if path.exists() else {"runs": []}
 
 
 def save_results(path: Path, results: dict) -> None:
@@ -193,43 +173,6 @@ def run_sizes(args: argparse.Namespace, results: dict) -> None:
                 print(json.dumps(row), flush=True)
                 results["runs"].append(row)
                 save_results(Path(args.results), results)
-
-
-def run_easse(args: argparse.Namespace, results: dict) -> None:
-    import csv
-
-    data_dir = Path(args.data_dir)
-    with open(data_dir / "metaeval" / "simplicity_DA.csv", encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    _, refs = asset_lines(data_dir)
-    with tempfile.TemporaryDirectory(prefix="simpeval-easse-") as tmp:
-        folder = Path(tmp)
-        columns = [[r["orig_sent"] for r in rows], [r["simp_sent"] for r in rows],
-                   *([ref[int(r["sent_id"]) - 1] for r in rows] for ref in refs)]
-        paths = [folder / "orig.txt", folder / "sys.txt", *(folder / f"ref.{j}" for j in range(N_REFS))]
-        for path, lines in zip(paths, columns):
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        script = folder / "sacrebleu_per_sentence.py"
-        script.write_text(SACREBLEU_PER_SENTENCE, encoding="utf-8")
-        commands = {
-            "simpeval": evaluate_command(paths, "bleu,sari,ibleu", [], folder / "out.csv"),
-            "sacrebleu": [sys.executable, str(script), *map(str, paths)],
-        }
-        best = {name: float("inf") for name in commands}
-        info = context()
-        env, version = environment(args)
-        for _ in range(args.repeat):
-            for name, command in commands.items():  # interleaved, so both see the same load
-                measured = measure(command, env)
-                if measured["status"] != 0:
-                    raise SystemExit(f"{name} failed")
-                best[name] = min(best[name], measured["seconds"])
-        row = {"version": version, "code": args.code, "n": len(rows), "simpeval_s": best["simpeval"], "sacrebleu_s": best["sacrebleu"],
-               "ratio": best["sacrebleu"] / best["simpeval"], "repeat": args.repeat, **info,
-               "load_after": os.getloadavg()[0]}
-        print(json.dumps(row), flush=True)
-        results["easse"].append(row)
-        save_results(Path(args.results), results)
 
 
 def report(results: dict, doc: Path) -> None:
@@ -293,22 +236,6 @@ def report(results: dict, doc: Path) -> None:
     for r in failed:
         lines.append(f"\nFailed: {r['version']} {r['n']:,} items, {r['mode']}: exit status {r['status']} "
                      f"after {r['seconds']:.0f} s at {r['peak_rss_mb']:.0f} MB.")
-    if results["easse"]:
-        lines += [
-            "",
-            "## Classic metrics, cold, against EASSE-style per-sentence sacrebleu",
-            "",
-            "EASSE is not on PyPI and could not be installed here, so the baseline is what EASSE does per",
-            "sentence for BLEU and iBLEU: sacrebleu's `sentence_score` against the references, again for",
-            "iBLEU, and against the source (no SARI: the baseline does less work than EASSE). Both are",
-            "whole processes (start-up included), run alternately, fastest of the repeats.",
-            "",
-            "| version | code | items | simpeval bleu,sari,ibleu (s) | sacrebleu per sentence (s) | ratio | load before / after | date |",
-            "|---|---|---|---|---|---|---|---|",
-        ]
-        for r in results["easse"]:
-            lines.append(f"| {r.get('version', 'after')} | {r.get('code', '')} | {r['n']} | {r['simpeval_s']:.2f} | {r['sacrebleu_s']:.2f} | {r['ratio']:.2f}x | "
-                         f"{r['load']:.1f} / {r['load_after']:.1f} | {r['date']} |")
     doc.parent.mkdir(parents=True, exist_ok=True)
     doc.write_text("\n".join(lines) + "\n", encoding="utf-8")
     plot(runs, doc.with_suffix(".png"))
@@ -376,8 +303,6 @@ def main() -> None:
     parser.add_argument("--modes", nargs="*", choices=list(MODES), default=["serial"])
     parser.add_argument("--metrics", default=METRICS)
     parser.add_argument("--before", default=None, help="checkout of an earlier simpeval to time instead")
-    parser.add_argument("--easse", action="store_true", help="time the cold path against per-sentence sacrebleu")
-    parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--code", default=None, help="the commit timed, recorded with each row")
     parser.add_argument("--write", nargs="?", const=str(DOC), default=None, metavar="PAGE",
@@ -386,8 +311,6 @@ def main() -> None:
     results = load_results(Path(args.results))
     if args.sizes:
         run_sizes(args, results)
-    if args.easse:
-        run_easse(args, results)
     if args.write:
         report(results, Path(args.write))
 
