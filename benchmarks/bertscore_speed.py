@@ -119,7 +119,7 @@ def main() -> None:
         "",
         *machine_lines(),
         bytecode_line(),
-        f"- torch threads: {torch.get_num_threads()}; run with `nice -n 10`; "
+        f"- torch threads: {torch.get_num_threads()}; niceness {os.nice(0)}; "
         f"load average (1 min) before and after each repeat: {', '.join(f'{v:.1f}' for v in loads)}",
         f"- Repeats: {args.repeats}, interleaved; medians below",
         "",

@@ -142,7 +142,7 @@ def main() -> None:
         "",
         *machine_lines(),
         bytecode_line(),
-        f"- Run with `nice -n 10`; load average (1 min) before and after each repeat: "
+        f"- Niceness {os.nice(0)}; load average (1 min) before and after each repeat: "
         f"{', '.join(f'{v:.1f}' for v in loads)}",
         f"- Repeats: {args.repeats}, interleaved; medians below",
         "",

@@ -9,6 +9,7 @@ loads no plugin and no command imports torch unless a neural metric runs.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -145,4 +146,8 @@ _add_builtin_commands()
 
 
 def main() -> None:
+    # numpy's OpenBLAS starts a thread per core at import that spins for a while: on a 2-core machine
+    # about 0.1 s of CPU taken from the run. The command line's numpy work (n-gram counts, statistics)
+    # is not matrix algebra, and --jobs workers inherit the setting; a user's own setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     cli(prog_name="simpeval")
