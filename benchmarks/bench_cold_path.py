@@ -101,10 +101,9 @@ def run(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
         process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
         _, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
-        if process.returncode != 0:
+        if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"{command[:4]} failed:\n{err.read().decode()[-2000:]}")
         return seconds, usage.ru_utime + usage.ru_stime, out.read().decode()
 

@@ -93,10 +93,6 @@ class TextRows:
             self.tokens.append(tokenize(text, tokenizer, lowercase, store=self.store))
         return row
 
-    def rows(self, texts: Sequence[str], tokenizer: str, lowercase: bool) -> np.ndarray:
-        return np.fromiter((self.row(text, tokenizer, lowercase) for text in texts), dtype=np.int64,
-                           count=len(texts))
-
     def table(self, max_order: int) -> NgramTable:
         return NgramTable(self.tokens, max_order)
 
