@@ -32,6 +32,9 @@ from simpeval.errors import UsageError
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
 @click.option("--sentence-level", is_flag=True, help="Report one score per line instead of corpus scores.")
 @click.option("--preset", default=None, help="Settings of a published setup, e.g. metaeval-2021.")
+@click.option("--easse-defaults", is_flag=True,
+              help="Reproduce `easse evaluate`'s defaults: every metric lower-cased, BLEU included (13a tokens); "
+                   "the same as --preset easse-cli.")
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown", "latex", "csv", "json"]), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here (atomically) instead of standard output.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
@@ -40,12 +43,17 @@ from simpeval.errors import UsageError
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
 def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
-             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress,
-             jobs, dask) -> None:
+             analysis, metric_specs, sentence_level, preset, easse_defaults, fmt, output, no_cache, cache_dir,
+             batch_size, progress, jobs, dask) -> None:
     """Score system outputs against their originals (and references)."""
+    from simpeval.cli.easse_notes import EASSE_PRESET, bleu_casing_note
     from simpeval.cli.systems import evaluate_systems, resolve_inputs, with_analysis
 
     check_writable(output)
+    if easse_defaults:
+        if preset not in (None, EASSE_PRESET):
+            raise UsageError(f"--easse-defaults is the preset {EASSE_PRESET}: drop --preset {preset} or --easse-defaults")
+        preset = EASSE_PRESET
 
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
                                                             paired_bs, paired_ar)
@@ -96,6 +104,9 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
     if sentence_level and fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
+    note = bleu_casing_note(result.signatures.values())
+    if note and fmt != "json":
+        click.echo(note, err=True)
 
 
 def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:

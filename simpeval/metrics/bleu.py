@@ -205,6 +205,9 @@ class Bleu(Metric):
     presets = {
         "metaeval-2021": METAEVAL_2021,
         "lens-2023": {"tokenizer": "nltk", "lowercase": True, "formula": "nltk-gleu"},
+        # `easse evaluate` lower-cases every metric (its -lc defaults to on), BLEU included;
+        # simpeval's BLEU is cased like sacrebleu's. The other defaults are already EASSE's.
+        "easse-cli": {"lowercase": True},
     }
 
     def __init__(self, **settings: Any) -> None:
