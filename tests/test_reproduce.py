@@ -70,6 +70,11 @@ def test_meta_evaluate_points_to_the_published_table(data_dir):
     other = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
                 "--references", "turkcorpus")
     assert "published" not in other.stdout and "paper" not in other.stdout
+    # only EASSE's published scores, nothing computed: no preset is involved, so these are the paper's settings
+    published = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+                    "--scores", data_dir / "metaeval/metrics_simplicity_DA.csv", "--score-columns", "bleu,samsa")
+    assert published.stdout.splitlines()[-1].startswith(
+        "# published: Table 3 of alva-manchego-2021 has these settings (its BERTScore/SARI-SAMSA rows: --scores")
 
 
 def test_the_default_run_says_how_it_differs_from_the_paper(data_dir):

@@ -64,11 +64,13 @@ def _same_data_table(report: Report) -> PublishedTable | None:
 
 
 def _differences(report: Report, table: PublishedTable) -> list[str]:
-    """The paper's metric settings and test where this run's differ, each with this run's in brackets."""
+    """The paper's metric settings (when the run computes metrics) and test where this run's differ,
+    each with this run's in brackets."""
     req = report.request
     out = []
     tuned = [spec for spec in req.metrics or [] if ":" in spec]
-    if req.preset != table.preset or tuned:
+    computed = any(not sig.startswith("scores:") for sig in report.signatures.values())
+    if computed and (req.preset != table.preset or tuned):
         paper = f"--preset {table.preset}" if table.preset else "the metrics' defaults"
         here = (f"--preset {req.preset}" if req.preset else f"no preset: {_defaults()}") + \
             (f" with -m {','.join(tuned)}" if tuned else "")
