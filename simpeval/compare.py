@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.run import Run
 from simpeval.runner import DEFAULT_BATCH_SIZE, EvaluationResult, MetricRequest, evaluate
 
 if TYPE_CHECKING:
@@ -101,12 +102,14 @@ def compare_systems(
         raise ValueError(f"unknown paired test {test!r}; choose from {', '.join(PAIRED_TESTS)}")
     if test is not None and len(systems) < 2:
         raise UsageError("a paired test needs a baseline and at least one more system: repeat --sys")
-    results = [
-        SystemResult(name, evaluate(requests, sources, outputs, references,
-                                    sentence_level=sentence_level or test is not None, corpus_level=True,
-                                    cache=cache, batch_size=batch_size, progress=progress, executor=executor))
-        for name, outputs in systems
-    ]
+    with Run() as run:  # one run for every system: each model loads once, each source is encoded once
+        results = [
+            SystemResult(name, evaluate(requests, sources, outputs, references,
+                                        sentence_level=sentence_level or test is not None, corpus_level=True,
+                                        cache=cache, batch_size=batch_size, progress=progress, executor=executor,
+                                        run=run))
+            for name, outputs in systems
+        ]
     comparison = Comparison(results, test, None, None)
     if test is not None:
         _run_tests(comparison, requests, sources, systems, references, test, n_resamples, seed)
