@@ -9,10 +9,10 @@ file system.
 
 Workers receive the metric objects (settings only, no model and no store) and keep
 the first copy of each metric, by class and signature, for their whole life: a
-neural metric loads its model once per worker. Each worker has its own bounded
-:class:`~simpeval.store.StatsStore`. A worker checks that it computes the signature
-the client expects, so a cluster with another simpeval version fails loudly instead
-of mixing numbers. A failed batch is retried once, then reported by its item range.
+neural metric loads its model once per worker. Each worker has its own
+:class:`~simpeval.run.Run` (bounded statistics store, models and encodings). A worker
+checks that it computes the signature the client expects, so a cluster with another
+simpeval version fails loudly instead of mixing numbers. A failed batch is retried once, then reported by its item range.
 
 Dask is an optional extra (``pip install simpeval[dask]``), imported only here.
 """
@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from simpeval.errors import UsageError
-from simpeval.store import StatsStore
+from simpeval.run import Run
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
@@ -52,7 +52,7 @@ class BatchExecutor(Protocol):
 # The worker side
 # --------------------------------------------------------------------------
 
-_WORKER = threading.local()  # per worker thread: metrics and store are not shared across threads
+_WORKER = threading.local()  # per worker thread: metrics and run are not shared across threads
 
 
 def score_remote(
@@ -62,7 +62,7 @@ def score_remote(
     from simpeval.runner import score_batch
 
     if not hasattr(_WORKER, "metrics"):
-        _WORKER.metrics, _WORKER.store = {}, StatsStore()
+        _WORKER.metrics, _WORKER.run = {}, Run()
     local = []
     for metric, expected in zip(metrics, signatures):
         kept = _WORKER.metrics.setdefault((type(metric), expected), metric)
@@ -71,7 +71,7 @@ def score_remote(
                 f"the worker computes {kept.signature()} where the client expects {expected}: "
                 "install the same simpeval and plugin versions on every worker"
             )
-        kept.bind_store(_WORKER.store)
+        kept.bind_run(_WORKER.run)
         local.append(kept)
     return score_batch(local, tasks, batch)
 

@@ -1,7 +1,8 @@
 """The evaluation runner: resolve metric specs, score in cached batches, collect results.
 
-A run owns a bounded :class:`~simpeval.store.StatsStore` that its metrics share, so
-a text is tokenised and counted once while it is in use; batches are scored with
+A :class:`~simpeval.run.Run` owns a bounded :class:`~simpeval.store.StatsStore` that its
+metrics share, so a text is tokenised and counted once while it is in use, and the models
+and encodings its neural metrics keep; batches are scored with
 every metric in turn, here or by an executor of :mod:`simpeval.parallel` (local
 processes, a Dask cluster), and their results are assembled in input order, so
 every way of running gives the same numbers. Finished batches go to the on-disk
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
-from simpeval.store import StatsStore
+from simpeval.run import Run
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
@@ -241,7 +242,7 @@ def evaluate(
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = False,
     executor: BatchExecutor | None = None,
-    store: StatsStore | None = None,
+    run: Run | None = None,
     fields: dict[str, Sequence[object]] | None = None,
 ) -> EvaluationResult:
     """Score ``outputs`` with every requested metric, batch by batch.
@@ -255,7 +256,8 @@ def evaluate(
     :param progress: show a progress bar over items x metrics.
     :param executor: where batches are scored (:mod:`simpeval.parallel`: local processes
         or a Dask cluster); None scores them here, one after the other.
-    :param store: the run's store of per-text statistics (default: a new bounded one).
+    :param run: the run whose statistics store, models and encodings the metrics share
+        (default: a new one, released when this call returns).
     :param fields: per-item values (``{"target": [...]}``) given to the metrics whose
         ``item_fields`` name them.
     """
@@ -263,9 +265,12 @@ def evaluate(
         request.metric.check_inputs(sources, outputs, references)
     metrics = [request.metric for request in requests]
     signatures = [signature_with_refs(metric, references) for metric in metrics]
-    run_store = store if store is not None else StatsStore()
-    for metric in metrics:
-        metric.bind_store(run_store)
+    if run is None:
+        with Run() as own_run:
+            return evaluate(requests, sources, outputs, references, sentence_level=sentence_level,
+                            corpus_level=corpus_level, cache=cache, batch_size=batch_size, progress=progress,
+                            executor=executor, run=own_run, fields=fields)
+    run.bind(metrics)
 
     all_fields = [{k: list(v) for k, v in (fields or {}).items() if k in m.item_fields} for m in metrics]
     corpus: dict[int, dict[str, float]] = {}

@@ -19,6 +19,7 @@ from simpeval.metrics.base import Metric
 from simpeval.parallel import open_executor
 from simpeval.registry import load_registry
 from simpeval.runner import MetricRequest, evaluate, resolve_metrics
+from simpeval.run import Run
 from simpeval.store import StatsStore
 
 N_REFS = 3
@@ -193,13 +194,13 @@ def _peak_bytes(folder, n, streamed):
         if streamed:
             stream_line_files(str(paths["orig"]), str(paths["sys"]), refs, lambda: requests, sentence_level=True,
                               fmt="csv", output=str(folder / "out.csv"), cache=None, batch_size=50, progress=False,
-                              open_executor=lambda: open_executor(1), store=StatsStore(max_entries=100))
+                              open_executor=lambda: open_executor(1), run=Run(store=StatsStore(max_entries=100)))
         else:
             from simpeval.cli.inputs import read_inputs
 
             inputs = read_inputs(str(paths["orig"]), str(paths["sys"]), refs)
             evaluate(requests, inputs.sources, inputs.outputs, inputs.references, batch_size=50,
-                     store=StatsStore(max_entries=100))
+                     run=Run(store=StatsStore(max_entries=100)))
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -33,7 +33,7 @@ from simpeval.runner import (
     has_corpus_statistics,
     signature_with_nrefs,
 )
-from simpeval.store import StatsStore
+from simpeval.run import Run
 from simpeval.streaming import Collected, scored_batches
 from simpeval.tables import csv_cells
 
@@ -61,7 +61,7 @@ def stream_line_files(
     batch_size: int,
     progress: bool,
     open_executor: Callable[[], Any],
-    store: StatsStore | None = None,
+    run: Run | None = None,
 ) -> EvaluationResult | None:
     """Score and write one system's line files; None (nothing read or written) when a metric
     cannot be streamed.
@@ -69,10 +69,12 @@ def stream_line_files(
     :param resolve: returns the metric requests; called after the files are opened and
         counted, so a missing file or a length mismatch is reported first.
     :param open_executor: returns the ``with`` block of the executor to score on.
+    :param run: the run whose store, models and encodings the metrics share (default: a new one).
     """
     from simpeval.cli.evaluate import format_result
 
     files = open_line_files(orig_path, sys_path, refs_paths)
+    own_run = Run()  # used unless the caller gives its run; released on return
     try:
         n_items = counted_items(files)
         requests = resolve()
@@ -81,9 +83,7 @@ def stream_line_files(
         metrics = [request.metric for request in requests]
         nrefs = str(len(refs_paths)) if refs_paths else None
         signatures = [signature_with_nrefs(metric, nrefs) for metric in metrics]
-        run_store = store if store is not None else StatsStore()
-        for metric in metrics:
-            metric.bind_store(run_store)
+        (run or own_run).bind(metrics)
         rows_now = sentence_level and fmt == "csv"
         sentences = [sentence_level or not metric.corpus_level for metric in metrics]
         statistics = [metric.corpus_level and has_corpus_statistics(metric) for metric in metrics]
@@ -110,6 +110,7 @@ def stream_line_files(
             staged.publish()
         return result
     finally:
+        own_run.close()
         close_all(files)
 
 

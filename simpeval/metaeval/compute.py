@@ -68,6 +68,7 @@ def compute_scores(
     :param systems: score per system (system level) in this order; None: per item.
     """
     from simpeval.metaeval.presets import prepare_inputs
+    from simpeval.run import Run
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
@@ -87,15 +88,17 @@ def compute_scores(
     else:
         item_systems = np.array([item.system for item in dataset.items])
         per_system: dict[str, list[float]] = {name: [] for name in wanted}
-        for system in systems:
-            idx = np.flatnonzero(item_systems == system)
-            result = evaluate(
-                requests, [sources[i] for i in idx], [outputs[i] for i in idx],
-                None if refs is None else [refs[i] for i in idx],
-                sentence_level=False, corpus_level=True, cache=cache, progress=progress, executor=executor,
-            )
-            for name in wanted:
-                per_system[name].append(result.corpus_scores[name])
+        with Run() as run:  # one run for every system: each model loads once
+            for system in systems:
+                idx = np.flatnonzero(item_systems == system)
+                result = evaluate(
+                    requests, [sources[i] for i in idx], [outputs[i] for i in idx],
+                    None if refs is None else [refs[i] for i in idx],
+                    sentence_level=False, corpus_level=True, cache=cache, progress=progress, executor=executor,
+                    run=run,
+                )
+                for name in wanted:
+                    per_system[name].append(result.corpus_scores[name])
         out.scores = {name: np.array(values) for name, values in per_system.items()}
     for name in wanted:
         out.signatures[name] = result.signatures[name]
