@@ -29,7 +29,7 @@ from simpeval.run import Run
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
-    from simpeval.runner import Batch, BatchScores, Task
+    from simpeval.engine.batches import Batch, BatchScores, Task
 
 Work = Sequence[tuple["Batch", "list[Task | None]"]]
 RETRIES = 1
@@ -59,7 +59,7 @@ def score_remote(
     metrics: Sequence[Metric], signatures: Sequence[str], tasks: list[Task | None], batch: Batch
 ) -> BatchScores:
     """Score ``batch`` in a worker with its long-lived copies of ``metrics``."""
-    from simpeval.runner import score_batch
+    from simpeval.engine.batches import score_batch
 
     if not hasattr(_WORKER, "metrics"):
         _WORKER.metrics, _WORKER.run = {}, Run()

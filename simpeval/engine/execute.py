@@ -190,3 +190,13 @@ class _NoOutput:
 def _staged(output: Output | None) -> Any:
     """The output's :class:`~simpeval.cli.files.StagedOutput` (published whole at the end), or none."""
     return _NoOutput() if output is None else StagedOutput(output.path)
+
+
+def run_plan(plan: Plan, *, cache: ScoreCache | None = None, jobs: int = 1, dask: str | None = None
+             ) -> EvaluationResult | Comparison:
+    """:func:`execute` on ``jobs`` local processes or a Dask cluster (``--jobs``, ``--dask``;
+    :func:`simpeval.parallel.open_executor`), closed on return."""
+    from simpeval.parallel import open_executor
+
+    with open_executor(jobs, dask) as executor:
+        return execute(plan, cache=cache, executor=executor)

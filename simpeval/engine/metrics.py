@@ -8,7 +8,7 @@ until a plan's inputs are open, so a missing file is reported before an unknown 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
@@ -151,9 +151,12 @@ class MetricSpecs:
     registry: Registry
     specs: Sequence[str] = ()
     preset: str | None = None
+    resolved: list[MetricRequest] = field(default_factory=list)
+    """The requests of the last :meth:`resolve`."""
 
     def resolve(self, has_references: bool) -> list[MetricRequest]:
-        return resolve_metrics(self.registry, default_specs(self.specs, has_references), self.preset)
+        self.resolved = resolve_metrics(self.registry, default_specs(self.specs, has_references), self.preset)
+        return self.resolved
 
 
 DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
