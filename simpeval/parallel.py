@@ -1,7 +1,7 @@
 """Score batches in several local processes (``--jobs N``) or on a Dask cluster (``--dask``).
 
-The runner hands an executor the batches still to score; the executor yields each
-``(batch, scores)`` as it finishes, and the runner writes the cache and puts the
+The engine hands an executor the batches still to score; the executor yields each
+``(batch, scores)`` as it finishes, and the engine writes the cache and puts the
 scores back in input order, so a parallel run gives the serial run's numbers
 (corpus statistics are summed in batch order too). The score cache stays with the
 client: workers return scores, the client stores them, so workers need no shared
