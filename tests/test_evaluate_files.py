@@ -3,6 +3,7 @@ output file, the same bounded memory and the same resumable cache."""
 
 from __future__ import annotations
 
+import gc
 import tracemalloc
 
 import pytest
@@ -117,6 +118,7 @@ def _peak(folder, n, monkeypatch):
     """Peak Python allocations of ``evaluate_files`` on ``n`` items of ~350-character texts."""
     orig, sys_path, refs = write_items(folder, n, width=300)
     registry = load_registry(autoload=False)
+    gc.collect()  # garbage of earlier tests would count against the peak
     tracemalloc.start()
     try:
         simpeval.evaluate_files(orig, sys_path, refs, "bleu,sari", output=folder / "out.csv", batch_size=50,
@@ -131,6 +133,7 @@ def test_memory_does_not_grow_with_the_number_of_items(tmp_path, monkeypatch):
     monkeypatch.setattr("simpeval.run.StatsStore", lambda: StatsStore(max_entries=100))
     _peak(tmp_path / "warm", 20, monkeypatch)  # the first run loads the tokenisers' tables
     small, large = _peak(tmp_path / "n150", 150, monkeypatch), _peak(tmp_path / "n600", 600, monkeypatch)
-    # 450 more items are 450 x 4 texts x ~400 bytes = ~0.7 MB of text, none of it held at once
-    assert large - small < 100_000
+    # 450 more items are 450 x 4 texts x ~400 bytes = ~0.75 MB of text (0.83 MB measured when the
+    # files are read whole), none of it held at once when streamed
+    assert large - small < 250_000
     assert (tmp_path / "n600" / "out.csv").read_text().count("\n") == 601

@@ -31,7 +31,8 @@ def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     skipped = {id(node) for block in ast.walk(tree)
                if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
                for node in ast.walk(block)}
-    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped]
+    return [node for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped]
 
 
 def imports_of(name: str, package: str, tree: ast.Module, modules: set[str]) -> tuple[set[str], list[str]]:

@@ -109,6 +109,7 @@ def evaluate(**options) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cache import ScoreCache
     from simpeval.cli.files import check_writable
+    from simpeval.cli.systems import echo_comparison_notes
     from simpeval.engine.execute import run_plan
 
     given = EvaluateOptions(**options)
@@ -117,7 +118,7 @@ def evaluate(**options) -> None:
     result = run_plan(plan, cache=None if given.no_cache else ScoreCache(given.cache_dir), jobs=given.jobs,
                       dask=given.dask)
     if plan.compares:
-        _echo_comparison_notes(result, given.fmt)
+        echo_comparison_notes(result, given.fmt)
         return
     if plan.systems[0].source.ids is not None:
         for request in plan.metrics.resolved:
@@ -127,18 +128,6 @@ def evaluate(**options) -> None:
     if given.sentence_level and given.fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
-
-
-def _echo_comparison_notes(comparison, fmt: str) -> None:
-    """Each sub-score's signature and the paired test's settings, on standard error."""
-    if fmt in ("json", "csv"):
-        return
-    for name in comparison.score_names:
-        click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
-    if comparison.test is not None:
-        label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
-        click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
-                   "score (95% interval) p-value against the first system; * p < 0.05", err=True)
 
 
 def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:

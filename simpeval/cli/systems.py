@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import click
+
 from simpeval.errors import UsageError
 
 
@@ -45,6 +47,19 @@ def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
     from simpeval.engine.metrics import default_specs
 
     return (*default_specs(metric_specs, has_references), "ops", *(("ops-f1",) if has_references else ()))
+
+
+def echo_comparison_notes(comparison, fmt: str) -> None:
+    """After the comparison's table: each sub-score's signature and the paired test's settings,
+    on standard error (CSV and JSON carry them in their records)."""
+    if fmt in ("json", "csv"):
+        return
+    for name in comparison.score_names:
+        click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
+    if comparison.test is not None:
+        label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
+        click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
+                   "score (95% interval) p-value against the first system; * p < 0.05", err=True)
 
 
 def comparison_records(comparison) -> list[dict]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from simpeval.cli.files import StagedOutput
@@ -72,7 +73,7 @@ def requests_for(metrics: Sequence[MetricRequest] | MetricSpecs, has_references:
 
 
 def score_source(
-    metrics: Sequence[MetricRequest] | MetricSpecs,
+    requested: Sequence[MetricRequest] | MetricSpecs,
     source: Source,
     run: Run,
     *,
@@ -84,41 +85,36 @@ def score_source(
 ) -> EvaluationResult:
     """Score one open source with every metric, batch by batch (see the module docstring)."""
     n_items = source.count()
-    requests = requests_for(metrics, source.has_references)
+    requests = requests_for(requested, source.has_references)
     if not isinstance(source, MemorySource) and not streamable(requests):
         source = source.in_memory()
+        n_items = source.count()
     whole = source if isinstance(source, MemorySource) else None
-    metrics_ = [request.metric for request in requests]
+    metrics = [request.metric for request in requests]
     if whole is not None:
-        for metric in metrics_:
+        for metric in metrics:
             metric.check_inputs(whole.sources, whole.outputs, whole.references)
-    signatures = [signature_with_nrefs(metric, source.nrefs) for metric in metrics_]
-    run.bind(metrics_)
+    signatures = [signature_with_nrefs(metric, source.nrefs) for metric in metrics]
+    run.bind(metrics)
 
     fields = [{k: list(v) for k, v in (whole.fields if whole else {}).items() if k in m.item_fields}
-              for m in metrics_]
-    corpus: dict[int, dict[str, float]] = {}
-    if corpus_level and whole is not None:
-        for i, metric in enumerate(metrics_):
-            found = lookup(run.cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i])) \
-                if metric.corpus_level else None
-            if found is not None:
-                corpus[i] = found
+              for m in metrics]
+    corpus = _cached_corpus(metrics, signatures, whole, fields, run.cache) if corpus_level else {}
     statistics = [corpus_level and m.corpus_level and i not in corpus and has_corpus_statistics(m) and n_items != 0
-                  for i, m in enumerate(metrics_)]
-    sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics_]
+                  for i, m in enumerate(metrics)]
+    sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
     rows_now = output is not None and sentence_level and output.fmt == "csv" and source.ids is None
-    collected = Collected(metrics_, keep=[(sentence_level and not rows_now) or (corpus_level and not m.corpus_level)
-                                          for m in metrics_])
+    collected = Collected(metrics, keep=[(sentence_level and not rows_now) or (corpus_level and not m.corpus_level)
+                                          for m in metrics])
     columns = [(i, sub) for i, request in enumerate(requests) for sub in request.report]
-    total = None if n_items is None else n_items * len(metrics_)
-    batches = source.batches(batch_size) if whole is not None else _checked(metrics_, source.batches(batch_size))
+    batches = source.batches(batch_size) if whole is not None else _checked(metrics, source.batches(batch_size))
+    total = None if n_items is None else n_items * len(metrics)
     with _staged(output) as staged, progress_bar(total, progress) as bar:
         writer = csv.writer(staged.handle, lineterminator="\n") if rows_now else None
         if writer is not None:
             writer.writerow(["index", *(sub for _, sub in columns)])
         seen = 0
-        for batch, values, stats in scored_batches(metrics_, signatures, sentences, statistics, batches,
+        for batch, values, stats in scored_batches(metrics, signatures, sentences, statistics, batches,
                                                    cache=run.cache, executor=run.executor, bar=bar):
             collected.add(values, stats)
             seen += len(batch)
@@ -126,14 +122,13 @@ def score_source(
                 writer.writerows(csv_cells([batch.start + j, *(values[i][sub][j] for i, sub in columns)])
                                  for j in range(len(batch)))
         if corpus_level:
-            for i, metric in enumerate(metrics_):
-                if i in corpus:
-                    continue
-                corpus[i] = corpus_scores(metric, statistics[i], collected.statistics[i], collected.items[i],
-                                          _inputs(whole) if whole is not None else (), fields[i])
-                if metric.corpus_level and whole is not None:
-                    save(run.cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i]), corpus[i])
-        result = collect_result(requests, signatures, seen if whole is None else n_items,
+            for i, metric in enumerate(metrics):
+                if i not in corpus:
+                    corpus[i] = corpus_scores(metric, statistics[i], collected.statistics[i], collected.items[i],
+                                              _inputs(whole) if whole is not None else (), fields[i])
+                    if metric.corpus_level and whole is not None:
+                        save(run.cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i]), corpus[i])
+        result = collect_result(requests, signatures, seen,
                                 collected.items if sentence_level and not rows_now else None,
                                 corpus if corpus_level else None)
         if staged is not None:
@@ -141,6 +136,25 @@ def score_source(
                 staged.write(output.render(result, source.ids))
             staged.publish()
     return result
+
+
+def _cached_corpus(
+    metrics: Sequence[Metric],
+    signatures: Sequence[str],
+    whole: MemorySource | None,
+    fields: Sequence[dict[str, list]],
+    cache: ScoreCache | None,
+) -> dict[int, dict[str, float]]:
+    """The corpus scores the cache holds for these inputs, by metric index (streamed inputs have
+    none: their corpus scores come from the batches' cached statistics)."""
+    found = {}
+    if whole is not None:
+        for i, metric in enumerate(metrics):
+            value = lookup(cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i])) \
+                if metric.corpus_level else None
+            if value is not None:
+                found[i] = value
+    return found
 
 
 def _compare(plan: Plan, run: Run) -> Comparison:
@@ -179,17 +193,9 @@ def _checked(metrics: Sequence[Metric], batches: Iterator[Batch]) -> Iterator[Ba
         yield batch
 
 
-class _NoOutput:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-
 def _staged(output: Output | None) -> Any:
     """The output's :class:`~simpeval.cli.files.StagedOutput` (published whole at the end), or none."""
-    return _NoOutput() if output is None else StagedOutput(output.path)
+    return nullcontext() if output is None else StagedOutput(output.path)
 
 
 def run_plan(plan: Plan, *, cache: ScoreCache | None = None, jobs: int = 1, dask: str | None = None
