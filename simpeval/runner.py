@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key
+from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key, metric_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
 from simpeval.run import Run
@@ -265,6 +265,7 @@ def evaluate(
         request.metric.check_inputs(sources, outputs, references)
     metrics = [request.metric for request in requests]
     signatures = [signature_with_refs(metric, references) for metric in metrics]
+    keys = [metric_key(metric, signature) for metric, signature in zip(metrics, signatures)]
     if run is None:
         with Run() as own_run:
             return evaluate(requests, sources, outputs, references, sentence_level=sentence_level,
@@ -278,7 +279,7 @@ def evaluate(
     for i, metric in enumerate(metrics):
         found = None
         if corpus_level and metric.corpus_level:
-            found = _lookup(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]),
+            found = _lookup(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]),
                             _corpus_check(metric))
         if found is not None:
             corpus[i] = found
@@ -290,7 +291,7 @@ def evaluate(
 
     collected = Collected(metrics, keep=wants_sentences)
     with _progress_bar(len(outputs) * len(metrics), progress) as bar:
-        for _, values, stats in scored_batches(metrics, signatures, wants_sentences, wants_statistics,
+        for _, values, stats in scored_batches(metrics, keys, wants_sentences, wants_statistics,
                                                make_batches(sources, outputs, references, batch_size, fields),
                                                cache=cache, executor=executor, bar=bar):
             collected.add(values, stats)
@@ -300,7 +301,7 @@ def evaluate(
             corpus[i] = _corpus_scores(metric, wants_statistics[i], collected.statistics[i],
                                        (sources, outputs, references), all_fields[i], collected.items[i])
             if metric.corpus_level:
-                _save(cache, signatures[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
+                _save(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
                       _corpus_check(metric))
     return collect_result(requests, signatures, len(outputs), collected.items if sentence_level else None,
                           corpus if corpus_level else None)
@@ -353,15 +354,16 @@ def _corpus_check(metric: Metric) -> Check:
     return lambda value: check_corpus_scores(value, metric.score_names())
 
 
-def _lookup(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, check: Check) -> Any:
-    """The stored value for this signature, kind and inputs if ``check`` accepts it, else None."""
-    return None if cache is None else cache.get(input_key(signature, kind, *inputs), check)
+def _lookup(cache: ScoreCache | None, key: str, kind: str, inputs: tuple, check: Check) -> Any:
+    """The stored value for this metric key (:func:`~simpeval.cache.metric_key`), kind and inputs
+    if ``check`` accepts it, else None."""
+    return None if cache is None else cache.get(input_key(key, kind, *inputs), check)
 
 
-def _save(cache: ScoreCache | None, signature: str, kind: str, inputs: tuple, value: Any, check: Check) -> None:
+def _save(cache: ScoreCache | None, key: str, kind: str, inputs: tuple, value: Any, check: Check) -> None:
     """Store ``value`` if ``check`` accepts it, so every entry written can be read back."""
     if cache is not None and check(value) is None:
-        cache.put(input_key(signature, kind, *inputs), value)
+        cache.put(input_key(key, kind, *inputs), value)
 
 
 class _NoBar:

@@ -21,6 +21,7 @@ import csv
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
+from simpeval.cache import metric_key
 from simpeval.cli.files import StagedOutput
 from simpeval.cli.linefiles import close_all, counted_items, line_batches, open_line_files
 from simpeval.runner import (
@@ -94,7 +95,8 @@ def stream_line_files(
             writer = csv.writer(staged.handle, lineterminator="\n")
             if rows_now:
                 writer.writerow(["index", *(sub for _, sub in columns)])
-            for batch, values, stats in scored_batches(metrics, signatures, sentences, statistics,
+            for batch, values, stats in scored_batches(metrics, [metric_key(m, s) for m, s in zip(metrics, signatures)],
+                                                       sentences, statistics,
                                                        _checked(metrics, line_batches(files, batch_size)),
                                                        cache=cache, executor=executor, bar=bar):
                 collected.add(values, stats)
