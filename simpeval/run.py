@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from simpeval.errors import UsageError
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
     from simpeval.parallel import BatchExecutor
 
-__all__ = ["DEFAULT_MEMORY_BUDGET_MB", "MEMORY_BUDGET_ENV", "Memory", "Run", "memory_budget_bytes"]
+__all__ = ["DEFAULT_MEMORY_BUDGET_MB", "MEMORY_BUDGET_ENV", "Memory", "Run", "memory_budget_bytes", "using"]
 
 MEMORY_BUDGET_ENV = "SIMPEVAL_MEMORY_BUDGET_MB"
 DEFAULT_MEMORY_BUDGET_MB = 1024
@@ -119,6 +120,10 @@ class Memory:
         while self.bytes > self.budget:
             self._drop(next(iter(self._entries)))
         self.peak_bytes = max(self.peak_bytes, self.bytes)
+
+    def items(self, namespace: Hashable) -> list[tuple[Hashable, Any]]:
+        """``(item, value)`` for every value of ``namespace`` kept, least recently used first."""
+        return [(key[1], value) for key, (value, _) in self._entries.items() if key[0] == namespace]
 
     def count(self, namespace: Hashable) -> int:
         """How many values of ``namespace`` are kept."""
@@ -215,3 +220,14 @@ class Run:
 
 
 _MISSING = object()
+
+
+@contextmanager
+def using(run: Run | None) -> Iterator[Run]:
+    """``with using(run) as run:``: the given run, or a new one released at the end of the block
+    (for functions that take an optional run, e.g. a trainer's one-off encoding)."""
+    if run is not None:
+        yield run
+        return
+    with Run() as own:
+        yield own

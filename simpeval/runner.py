@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from simpeval.cache import Check, ScoreCache, check_corpus_scores, check_sentence_scores, input_key, metric_key
 from simpeval.errors import UsageError
 from simpeval.metrics.base import mean_ignoring_nan
-from simpeval.run import Run
+from simpeval.run import Run, using
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
@@ -266,45 +266,40 @@ def evaluate(
     metrics = [request.metric for request in requests]
     signatures = [signature_with_refs(metric, references) for metric in metrics]
     keys = [metric_key(metric, signature) for metric, signature in zip(metrics, signatures)]
-    if run is None:
-        with Run() as own_run:
-            return evaluate(requests, sources, outputs, references, sentence_level=sentence_level,
-                            corpus_level=corpus_level, cache=cache, batch_size=batch_size, progress=progress,
-                            executor=executor, run=own_run, fields=fields)
-    run.bind(metrics)
+    with using(run) as run:
+        run.bind(metrics)
+        all_fields = [{k: list(v) for k, v in (fields or {}).items() if k in m.item_fields} for m in metrics]
+        corpus: dict[int, dict[str, float]] = {}
+        wants_statistics = []
+        for i, metric in enumerate(metrics):
+            found = None
+            if corpus_level and metric.corpus_level:
+                found = _lookup(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]),
+                                _corpus_check(metric))
+            if found is not None:
+                corpus[i] = found
+            wants_statistics.append(corpus_level and metric.corpus_level and found is None
+                                    and has_corpus_statistics(metric) and len(outputs) > 0)
+        wants_sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
 
-    all_fields = [{k: list(v) for k, v in (fields or {}).items() if k in m.item_fields} for m in metrics]
-    corpus: dict[int, dict[str, float]] = {}
-    wants_statistics = []
-    for i, metric in enumerate(metrics):
-        found = None
-        if corpus_level and metric.corpus_level:
-            found = _lookup(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]),
-                            _corpus_check(metric))
-        if found is not None:
-            corpus[i] = found
-        wants_statistics.append(corpus_level and metric.corpus_level and found is None
-                                and has_corpus_statistics(metric) and len(outputs) > 0)
-    wants_sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
+        from simpeval.streaming import Collected, scored_batches
 
-    from simpeval.streaming import Collected, scored_batches
+        collected = Collected(metrics, keep=wants_sentences)
+        with _progress_bar(len(outputs) * len(metrics), progress) as bar:
+            for _, values, stats in scored_batches(metrics, keys, wants_sentences, wants_statistics,
+                                                   make_batches(sources, outputs, references, batch_size, fields),
+                                                   cache=cache, executor=executor, bar=bar):
+                collected.add(values, stats)
 
-    collected = Collected(metrics, keep=wants_sentences)
-    with _progress_bar(len(outputs) * len(metrics), progress) as bar:
-        for _, values, stats in scored_batches(metrics, keys, wants_sentences, wants_statistics,
-                                               make_batches(sources, outputs, references, batch_size, fields),
-                                               cache=cache, executor=executor, bar=bar):
-            collected.add(values, stats)
-
-    for i, metric in enumerate(metrics):
-        if corpus_level and i not in corpus:
-            corpus[i] = _corpus_scores(metric, wants_statistics[i], collected.statistics[i],
-                                       (sources, outputs, references), all_fields[i], collected.items[i])
-            if metric.corpus_level:
-                _save(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
-                      _corpus_check(metric))
-    return collect_result(requests, signatures, len(outputs), collected.items if sentence_level else None,
-                          corpus if corpus_level else None)
+        for i, metric in enumerate(metrics):
+            if corpus_level and i not in corpus:
+                corpus[i] = _corpus_scores(metric, wants_statistics[i], collected.statistics[i],
+                                           (sources, outputs, references), all_fields[i], collected.items[i])
+                if metric.corpus_level:
+                    _save(cache, keys[i], "corpus", (sources, outputs, references, all_fields[i]), corpus[i],
+                          _corpus_check(metric))
+        return collect_result(requests, signatures, len(outputs), collected.items if sentence_level else None,
+                              corpus if corpus_level else None)
 
 
 def collect_result(

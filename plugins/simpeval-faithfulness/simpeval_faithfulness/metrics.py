@@ -73,7 +73,7 @@ class _SummaC(Metric):
         )
         pairs = list(zip(sources, outputs)) + list(zip(outputs, sources))
         matrices = build_matrices(
-            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress
+            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress, run=self.run
         )
         return matrices[: len(sources)], matrices[len(sources):]
 
