@@ -93,3 +93,26 @@ def test_one_run_loads_a_model_again_when_its_weights_change(tmp_path, capsys):
         assert capsys.readouterr().err.count("loading model ...") == 1  # new content: loaded again
     with Run() as fresh:
         assert second == score(fresh) != first
+
+
+def test_the_memory_budget_bounds_what_a_run_keeps_and_never_changes_a_score(tmp_path):
+    model = _tiny_bert(tmp_path / "model", seed=0)
+    words = WORDS * 3
+    outputs = [" ".join(words[i : i + 4 + i % 5]) for i in range(24)]  # 24 distinct texts
+    sources = [" ".join(words[i + 1 : i + 9]) for i in range(24)]
+    references = [[" ".join(words[i + 2 : i + 7])] for i in range(24)]
+    registry = load_registry(autoload=False)
+
+    def score(run):
+        requests = resolve_metrics(registry, [f"bertscore:model={model}"])
+        return evaluate(requests, sources, outputs, references, batch_size=8, run=run).sentence_scores["bertscore"]
+
+    with Run() as roomy:
+        expected = score(roomy)
+        everything = roomy.memory.bytes
+        encoder_entries = len(roomy.memory)
+    assert encoder_entries == len(set(outputs) | {r for refs in references for r in refs})
+    with Run(memory_budget_mb=everything / 3 / (1 << 20) * 4 / 3) as tight:  # a third of it for embeddings
+        assert score(tight) == expected
+        assert tight.memory.peak_bytes <= tight.memory.budget < everything / 2
+        assert 0 < len(tight.memory) < encoder_entries
