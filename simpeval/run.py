@@ -14,11 +14,15 @@ Use::
         ...  # score; every metric reads run.store and run.resource(...)
 
 - :attr:`Run.store`: the bounded :class:`~simpeval.store.StatsStore` of per-text statistics
-  (tokens, n-gram counts) the classic metrics share.
-- :meth:`Run.resource`: a memo of models, encoders, embeddings and analysed texts. A
-  resource given with ``nbytes`` counts against the run's **memory budget** and the least
-  recently used ones go first when it is exceeded; one given without (a loaded model, an
-  encoder object) is kept for the whole run, since the run cannot work without it.
+  (tokens, n-gram counts, CEScore's analysed texts) the metrics share. It gets a quarter
+  of the **memory budget**, counted in entries at :data:`STORE_ENTRY_BYTES` each (at most
+  :data:`~simpeval.store.DEFAULT_MAX_ENTRIES`): measuring every Python object would cost
+  more than computing it.
+- :meth:`Run.resource` and :attr:`Run.memory`: models, encoders and what they computed
+  (embeddings, per-sentence levels). A value given with its size in bytes counts against
+  the other three quarters of the budget, the least recently used going first when it is
+  exceeded; one given without (a loaded model, an encoder object) is kept for the whole
+  run, since the run cannot work without it.
 - :attr:`Run.cache`: the on-disk :class:`~simpeval.cache.ScoreCache` or None.
 - :attr:`Run.executor`: where batches are scored (:mod:`simpeval.parallel`) or None (here).
   The run does not close it: whoever opened it (``open_executor``) does.
@@ -36,22 +40,26 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from simpeval.errors import UsageError
-from simpeval.store import StatsStore
+from simpeval.store import DEFAULT_MAX_ENTRIES, StatsStore
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.metrics.base import Metric
     from simpeval.parallel import BatchExecutor
 
-__all__ = ["DEFAULT_MEMORY_BUDGET_MB", "MEMORY_BUDGET_ENV", "Memory", "Run", "memory_budget_bytes"]
+__all__ = ["DEFAULT_MEMORY_BUDGET_MB", "MEMORY_BUDGET_ENV", "Memory", "Run", "memory_budget_bytes", "using"]
 
 MEMORY_BUDGET_ENV = "SIMPEVAL_MEMORY_BUDGET_MB"
 DEFAULT_MEMORY_BUDGET_MB = 1024
 """Megabytes of kept results (embeddings, analysed texts) a run holds by default: a laptop's share."""
+
+STORE_ENTRY_BYTES = 2048
+"""What one entry of the statistics store is reckoned to hold (a tokenised text, its n-gram counts)."""
 
 _MB = 1 << 20
 _T = TypeVar("_T")
@@ -120,6 +128,10 @@ class Memory:
             self._drop(next(iter(self._entries)))
         self.peak_bytes = max(self.peak_bytes, self.bytes)
 
+    def items(self, namespace: Hashable) -> list[tuple[Hashable, Any]]:
+        """``(item, value)`` for every value of ``namespace`` kept, least recently used first."""
+        return [(key[1], value) for key, (value, _) in self._entries.items() if key[0] == namespace]
+
     def count(self, namespace: Hashable) -> int:
         """How many values of ``namespace`` are kept."""
         return self._counts.get(namespace, 0)
@@ -163,14 +175,13 @@ class Run:
     ) -> None:
         self.cache = cache
         self.executor = executor
-        self.store = store if store is not None else StatsStore()
-        self.memory = Memory(memory_budget_bytes(memory_budget_mb))
+        budget = memory_budget_bytes(memory_budget_mb)
+        self.memory_budget = budget
+        """The whole budget in bytes: a quarter for :attr:`store`, the rest for :attr:`memory`."""
+        entries = min(DEFAULT_MAX_ENTRIES, budget // 4 // STORE_ENTRY_BYTES)
+        self.store = store if store is not None else StatsStore(max_entries=max(1, entries))
+        self.memory = Memory(budget - budget // 4)
         self._held: dict[Hashable, Any] = {}
-
-    @property
-    def memory_budget(self) -> int:
-        """The budget of :meth:`resource` values given with a size, in bytes."""
-        return self.memory.budget
 
     def resource(self, key: Hashable, build: Callable[[], _T], nbytes: int | Callable[[_T], int] | None = None) -> _T:
         """The value kept under ``key``, built by ``build()`` when the run does not hold it.
@@ -215,3 +226,14 @@ class Run:
 
 
 _MISSING = object()
+
+
+@contextmanager
+def using(run: Run | None) -> Iterator[Run]:
+    """``with using(run) as run:``: the given run, or a new one released at the end of the block
+    (for functions that take an optional run, e.g. a trainer's one-off encoding)."""
+    if run is not None:
+        yield run
+        return
+    with Run() as own:
+        yield own

@@ -25,25 +25,33 @@ def test_budget_comes_from_the_argument_then_the_environment_then_the_default(mo
             Run()
 
 
+def test_the_budget_is_shared_by_the_store_and_the_kept_resources():
+    run = Run(memory_budget_mb=32)
+    assert run.memory.budget == 24 * MB  # three quarters in bytes ...
+    assert run.store.max_entries == 8 * MB // 2048  # ... one quarter in store entries of 2 KB
+    assert Run(memory_budget_mb=0).store.max_entries == 1
+    assert Run().store.max_entries == 1 << 16  # the default budget keeps the store's usual bound
+
+
 def test_sized_resources_stay_within_the_budget_least_recently_used_first():
-    run = Run(memory_budget_mb=1)
+    run = Run(memory_budget_mb=1)  # 768 KB for resources
     builds = []
 
     def block(name):
         def build():
             builds.append(name)
-            return bytearray(400 * 1024)
+            return bytearray(300 * 1024)
         return build
 
     a = run.resource("a", block("a"), nbytes=len)
     run.resource("b", block("b"), nbytes=len)
     assert run.resource("a", block("a"), nbytes=len) is a  # kept: a is now the most recent
-    run.resource("c", block("c"), nbytes=len)  # 1.2 MB > 1 MB: b, the least recent, goes
-    assert run.memory.bytes == 800 * 1024 <= run.memory_budget
+    run.resource("c", block("c"), nbytes=len)  # 900 KB > 768 KB: b, the least recent, goes
+    assert run.memory.bytes == 600 * 1024 <= run.memory.budget
     run.resource("b", block("b"), nbytes=len)
     assert builds == ["a", "b", "c", "b"]
-    assert run.memory.peak_bytes <= run.memory_budget
-    run.resource("huge", lambda: bytearray(2 * MB), nbytes=len)  # larger than the budget: never kept
+    assert run.memory.peak_bytes <= run.memory.budget
+    run.resource("huge", lambda: bytearray(MB), nbytes=len)  # larger than the budget: never kept
     assert ("resource", "huge") not in run.memory
 
 

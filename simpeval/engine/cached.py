@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import Check, check_corpus_scores, check_sentence_scores, check_statistics, input_key
+from simpeval.cache import Check, check_corpus_scores, check_sentence_scores, check_statistics, input_key, metric_key
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -30,8 +30,10 @@ def check_for(metric: Metric, kind: str, n_items: int = 0) -> Check:
 
 
 def entry_key(metric: Metric, signature: str, kind: str, inputs: Sequence[Any]) -> str:
-    """The cache key of ``metric``'s ``kind`` entry for ``inputs`` (sources, outputs, references[, fields])."""
-    return input_key(signature, kind, *inputs)
+    """The cache key of ``metric``'s ``kind`` entry for ``inputs`` (sources, outputs, references[, fields]):
+    its signature, formula version and code fingerprint (:func:`simpeval.cache.metric_key`), the
+    kind of entry and every input."""
+    return input_key(metric_key(metric, signature), kind, *inputs)
 
 
 def lookup(cache: ScoreCache | None, metric: Metric, signature: str, kind: str, inputs: Sequence[Any],

@@ -44,6 +44,7 @@ def scored_batches(
 ) -> Iterator[Scored]:
     """``(batch, sentence scores per metric, statistics per metric)`` for every batch, in input order.
 
+    :param signatures: per metric, the key its scores are cached under (:func:`~simpeval.cache.metric_key`).
     :param sentences: per metric, whether its per-item scores are wanted.
     :param statistics: per metric, whether its summed corpus statistics are wanted.
     :param bar: a progress bar advanced by items x metrics as batches finish.
