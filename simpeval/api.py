@@ -70,7 +70,7 @@ def evaluate(
 def evaluate_files(
     orig: str | os.PathLike,
     sys: str | os.PathLike,
-    refs: Iterable[str | os.PathLike] = (),
+    refs: str | os.PathLike | Iterable[str | os.PathLike] = (),
     metrics: str | Iterable[str] | None = None,
     *,
     output: str | os.PathLike | None = None,
@@ -93,7 +93,7 @@ def evaluate_files(
 
     :param orig: the original sentences, one per line.
     :param sys: the system outputs, one per line.
-    :param refs: reference files, one per line each.
+    :param refs: reference files, one reference per line each (one path: one reference file).
     :param metrics: as :func:`evaluate`'s.
     :param output: where to write the scores (``None``: nothing is written; per-item scores
         are then returned in ``result.sentence_scores``).
@@ -111,12 +111,13 @@ def evaluate_files(
     from simpeval.engine.plan import Output, Plan, System
     from simpeval.engine.sources import open_source
 
+    ref_paths = [os.fspath(refs)] if isinstance(refs, (str, os.PathLike)) else [os.fspath(r) for r in refs]
     target = None if output is None else os.fspath(output)
     check_writable(target, "output")
     written = None if target is None else Output(
         target, fmt, lambda result, ids: format_result(result, sentence_level, fmt, ids))
     plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset),
-                [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), [os.fspath(r) for r in refs]))],
+                [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), ref_paths))],
                 sentence_level=sentence_level, batch_size=batch_size, output=written)
     return run_plan(plan, cache=_cache(cache), jobs=jobs)
 

@@ -13,7 +13,6 @@ import simpeval
 from simpeval.cli import cli
 from simpeval.metrics.base import Metric
 from simpeval.registry import load_registry
-from simpeval.store import StatsStore
 
 N_REFS = 2
 
@@ -58,6 +57,8 @@ def test_without_an_output_the_per_item_scores_are_returned(tmp_path):
                                [r.read_text().splitlines() for r in refs], "sari", sentence_level=True, cache=False)
     assert result.sentence_scores["sari"] == pytest.approx(direct.sentence_scores["sari"])
     assert len(result.sentence_scores["sari"]) == 12
+    one = simpeval.evaluate_files(orig, sys_path, refs[0], "bleu", cache=False)  # one path is one reference file
+    assert one.signatures["bleu"].startswith("bleu|nrefs:1|")
 
 
 def test_bad_input_is_one_usage_error_and_nothing_is_written(tmp_path):
@@ -129,8 +130,8 @@ def _peak(folder, n, monkeypatch):
 
 
 def test_memory_does_not_grow_with_the_number_of_items(tmp_path, monkeypatch):
-    # a small statistics store, so that what it keeps does not hide the texts' growth
-    monkeypatch.setattr("simpeval.run.StatsStore", lambda: StatsStore(max_entries=100))
+    # a small memory budget (a store of ~100 entries), so that what the run keeps does not hide the texts' growth
+    monkeypatch.setenv("SIMPEVAL_MEMORY_BUDGET_MB", "0.8")
     _peak(tmp_path / "warm", 20, monkeypatch)  # the first run loads the tokenisers' tables
     small, large = _peak(tmp_path / "n150", 150, monkeypatch), _peak(tmp_path / "n600", 600, monkeypatch)
     # 450 more items are 450 x 4 texts x ~400 bytes = ~0.75 MB of text (0.83 MB measured when the
