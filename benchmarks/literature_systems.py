@@ -20,8 +20,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from simpeval.cli.systems import system_names
 from simpeval.datasets.testsets import load_test_set
-from simpeval.engine.sources import system_names
 from simpeval.registry import load_registry
 from simpeval.runner import compare_systems, resolve_metrics
 from simpeval.tables import render

@@ -48,11 +48,11 @@ class EvaluateOptions:
         """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
         unless several systems are compared)."""
         from simpeval.cli.state import registry
-        from simpeval.cli.systems import format_comparison, resolve_inputs, with_analysis
+        from simpeval.cli.systems import format_comparison, read_systems, resolve_inputs, with_analysis
         from simpeval.documents import is_document_input
         from simpeval.engine.metrics import MetricSpecs
         from simpeval.engine.plan import Output, Plan, System
-        from simpeval.engine.sources import MemorySource, open_source, read_systems
+        from simpeval.engine.sources import MemorySource, open_source
         from simpeval.errors import UsageError
 
         orig, refs, sys_paths, test = resolve_inputs(self.orig_path, self.refs_paths, self.test_set, self.data_dir,

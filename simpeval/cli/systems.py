@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.cli.files import check_same_length, read_lines
 from simpeval.errors import UsageError
 
 
@@ -47,6 +48,28 @@ def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
     from simpeval.engine.metrics import default_specs
 
     return (*default_specs(metric_specs, has_references), "ops", *(("ops-f1",) if has_references else ()))
+
+
+def system_names(paths) -> list[str]:
+    """A short, unique name per system file: its file name, its path where names repeat, and
+    ``#2``, ``#3``... after a path given more than once."""
+    short = [Path(p).name if p != "-" else "stdin" for p in paths]
+    names = [name if short.count(name) == 1 else str(p) for name, p in zip(short, paths)]
+    return [name if names[:i].count(name) == 0 else f"{name}#{names[:i].count(name) + 1}"
+            for i, name in enumerate(names)]
+
+
+def read_systems(orig_path, sys_paths, refs_paths):
+    """The originals, ``(name, outputs)`` per system and the item-major references (None without),
+    all checked to have one line per item."""
+    sources = read_lines(orig_path, "--orig")
+    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
+    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
+    check_same_length([(f"--orig {orig_path}", sources),
+                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
+                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
+    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
+    return sources, systems, references
 
 
 def echo_comparison_notes(comparison, fmt: str) -> None:

@@ -15,9 +15,7 @@ import math
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from simpeval.cli.files import check_same_length, read_lines
 from simpeval.documents import is_document_input, pair_documents, read_documents
 from simpeval.engine.batches import Batch, make_batches
 from simpeval.engine.linefiles import LineFile, close_all, counted_items, line_batches, open_line_files
@@ -120,25 +118,3 @@ def read_document_inputs(named: Sequence[tuple[str, str]]) -> MemorySource:
     targets = system.targets or orig.targets
     fields = {"target": [targets.get(i, math.nan) for i in ids]} if targets else {}
     return MemorySource(orig.ordered(ids), system.ordered(ids), references, ids, fields)
-
-
-def system_names(paths: Sequence[str]) -> list[str]:
-    """A short, unique name per system file: its file name, its path where names repeat, and
-    ``#2``, ``#3``... after a path given more than once."""
-    short = [Path(p).name if p != "-" else "stdin" for p in paths]
-    names = [name if short.count(name) == 1 else str(p) for name, p in zip(short, paths)]
-    return [name if names[:i].count(name) == 0 else f"{name}#{names[:i].count(name) + 1}"
-            for i, name in enumerate(names)]
-
-
-def read_systems(orig_path: str, sys_paths: Sequence[str], refs_paths: Sequence[str]):
-    """The originals, ``(name, outputs)`` per system and the item-major references (None without),
-    all checked to have one line per item."""
-    sources = read_lines(orig_path, "--orig")
-    systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
-    ref_columns = [read_lines(path, "--refs") for path in refs_paths]
-    check_same_length([(f"--orig {orig_path}", sources),
-                       *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems)),
-                       *((f"--refs {p}", lines) for p, lines in zip(refs_paths, ref_columns))])
-    references = [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
-    return sources, systems, references
