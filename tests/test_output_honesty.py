@@ -59,10 +59,9 @@ def test_easse_defaults_and_another_preset_is_one_line(data_dir):
 
 @pytest.fixture(scope="module")
 def comparison(data_dir):
-    from simpeval.compare import compare_systems
     from simpeval.datasets.testsets import load_test_set
     from simpeval.registry import load_registry
-    from simpeval.runner import resolve_metrics
+    from simpeval.runner import compare_systems, resolve_metrics
 
     test_set = load_test_set(data_dir, "asset_test")
     systems = [(name, (data_dir / SYSTEMS / name).read_text(encoding="utf-8").splitlines())
