@@ -224,9 +224,7 @@ def _column_sums(rows: Sequence[Sequence[float]]) -> list[float]:
 def has_corpus_statistics(metric: Metric) -> bool:
     """Whether ``metric`` scores its corpus from summed statistics (see ``Metric.corpus_statistics``;
     they take no per-item fields, so a metric that reads some scores its corpus at once)."""
-    from simpeval.metrics.base import Metric
-
-    return type(metric).additive_statistics is not Metric.additive_statistics and not metric.item_fields
+    return metric.has_statistics() and not metric.item_fields
 
 
 def evaluate(
@@ -334,7 +332,7 @@ def _corpus_scores(
     of the sentence scores; a corpus-level metric without statistics scores all items at once."""
     if from_statistics:
         totals = _column_sums([stats for stats in batch_statistics if stats])
-        return {sub: float(v) for sub, v in metric.score_from_statistics(totals).items()}
+        return {sub: float(v) for sub, v in metric.corpus_score_from_statistics(totals).items()}
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     return metric.corpus_score(*inputs, **fields)

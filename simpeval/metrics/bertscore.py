@@ -240,7 +240,7 @@ class BertScore(Metric):
     def _prepare(self, text: str) -> str:
         return " ".join(tokenize(text, self.tokenizer, self.lowercase, store=self.store))
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -238,7 +238,6 @@ class Bleu(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[BleuStats]:
         """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
         return bleu_stats([(output, refs, self.tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
                           store=self.store)
@@ -249,7 +248,7 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[float]:
-        """Sentence BLEU per item (what ``score_sentences`` reports, as a plain list)."""
+        """Sentence BLEU per item (what ``sentence_scores`` reports, as a plain list)."""
         if self.formula == "nltk-gleu":
             from simpeval.metrics.lens2023 import gleu_from_stats
 
@@ -260,11 +259,10 @@ class Bleu(Metric):
     def _gleu_stats(self, sources, outputs, references) -> list[tuple[int, int]]:
         from simpeval.metrics.lens2023 import gleu_stats
 
-        self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
         return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, targets)]
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -272,7 +270,7 @@ class Bleu(Metric):
     ) -> dict[str, list[float]]:
         return {self.name: self.sentence_values(sources, outputs, references)}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -290,7 +288,7 @@ class Bleu(Metric):
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
 
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -298,7 +296,7 @@ class Bleu(Metric):
     ) -> list[tuple[float, ...]]:
         return [(s.hyp_len, s.ref_len, *s.correct, *s.total) for s in self.item_stats(sources, outputs, references)]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         stats = BleuStats(totals[0], totals[1], tuple(totals[2:2 + MAX_ORDER]), tuple(totals[2 + MAX_ORDER:]))
         return {self.name: bleu_from_stats(stats, self.corpus_smoothing)}
 
@@ -335,8 +333,8 @@ class SentBleu(Bleu):
         resolve_smooth_value(self)
 
     # the corpus score is the mean of the sentence scores: none of BLEU's pooled statistics
-    score_corpus = Metric.score_corpus
-    additive_statistics = Metric.additive_statistics
+    _score_corpus = Metric._score_corpus
+    _item_statistics = Metric._item_statistics
 
 
 @simpeval.hookimpl

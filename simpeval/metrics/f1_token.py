@@ -38,7 +38,7 @@ class F1Token(Metric):
         "lowercase": Option(bool, True, "lowercase before tokenizing (EASSE's default)", short="lc"),
     }
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -104,7 +104,7 @@ class Fkgl(Metric):
             return [textstat_fkgl(text) for text in texts]
         return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -112,7 +112,7 @@ class Fkgl(Metric):
     ) -> dict[str, list[float]]:
         return {self.name: self.grades(outputs)}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -123,7 +123,7 @@ class Fkgl(Metric):
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -131,7 +131,7 @@ class Fkgl(Metric):
     ) -> list[tuple[float, ...]]:
         return [(c.sentences, c.words, c.syllables) for c in self.counts(outputs)]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         return {self.name: fkgl_from_counts(ReadabilityCounts(*totals), self.clip)}
 
 

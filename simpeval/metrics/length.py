@@ -63,7 +63,7 @@ class Length(Metric):
         sentences = len(split_sentences(measured, store=self.store)) if measured else 0
         return len(measured), len(tokens), sentences
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

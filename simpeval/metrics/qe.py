@@ -106,7 +106,7 @@ class QualityEstimation(Metric):
     }
     lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -148,7 +148,6 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         return sari_stats([(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
                            for source, output, refs in zip(sources, outputs, references)], store=self.store)
 
@@ -161,7 +160,7 @@ class Sari(Metric):
             "sari-del": delete,
         }
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -175,20 +174,20 @@ class Sari(Metric):
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
         if self.formula == "lens-2023":  # LENS reports sentence scores only: their mean
-            return super().score_corpus(sources, outputs, references)
+            return super()._score_corpus(sources, outputs, references)
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}
         return self._scores(sum(stats[1:], start=stats[0]))
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -199,7 +198,7 @@ class Sari(Metric):
             for s in self.item_stats(sources, outputs, references)
         ]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         per_order = [tuple(totals[i:i + 3]) for i in range(0, len(totals), 3)]
         stats = SariStats(
             tuple(per_order[:MAX_ORDER]), tuple(per_order[MAX_ORDER:2 * MAX_ORDER]), tuple(per_order[2 * MAX_ORDER:])
