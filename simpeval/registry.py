@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -17,7 +18,7 @@ from typing import Any
 
 import pluggy
 
-from simpeval import hookspecs
+from simpeval import hookspecs, models
 from simpeval._version import __version__
 from simpeval.errors import PluginLoadError, UsageError
 from simpeval.metrics.base import Metric
@@ -321,11 +322,13 @@ def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, chec
 
 
 def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
-    """Where ``cls`` goes, or why it cannot: not a Metric, no name, or a name or sub-score taken."""
+    """Where ``cls`` goes, or why it cannot: not a Metric, no name, a broken contract
+    (:func:`check_contract`), or a name or sub-score taken."""
     if not (isinstance(cls, type) and issubclass(cls, Metric)):
         raise TypeError(f"{cls!r} is not a simpeval.Metric subclass")
     if not cls.name:
         raise TypeError(f"metric class {cls.__qualname__} has no name")
+    check_contract(cls)
     for score in cls.score_names():
         owner = registry.sub_score_owner(score)
         if owner is not None:
@@ -336,6 +339,57 @@ def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
                 f"({other.distribution} {other.version}): rename it"
             )
     return registry.metrics
+
+
+def check_contract(cls: type[Metric]) -> None:
+    """:class:`TypeError` naming the first way metric class ``cls`` would fail its users, and the fix.
+
+    Checked when a plugin registers, so that the fault is one line against that plugin in
+    ``simpeval metrics list`` instead of an error in the middle of someone's run:
+
+    - no scoring step (``_score_items``);
+    - an option whose name shadows an attribute or method (an option ``store`` or ``signature``
+      would replace them on the instance);
+    - per-item statistics (``_item_statistics``) without the step that scores their sums
+      (``_score_from_totals``);
+    - a model option whose default is a name only the metric understands (it overrides
+      ``fingerprint``) while ``missing_weights`` cannot locate it: ``metrics list`` would say
+      ``weights missing`` for a metric that scores fine.
+    """
+    label = f'metric "{cls.name}"'
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(cls.__abstractmethods__))
+        raise TypeError(f"{label} does not implement {missing}: implement it (see docs/plugin-authors.md)")
+    for option_name in cls.options:
+        if option_name in _RESERVED or _is_member(cls, option_name):
+            raise TypeError(f'option "{option_name}" of {label} would hide the attribute {cls.__name__}.{option_name}: '
+                            "rename the option")
+    if cls._item_statistics is not Metric._item_statistics and cls._score_from_totals is Metric._score_from_totals:
+        raise TypeError(f"{label} implements _item_statistics but not _score_from_totals, which scores their "
+                        "sums: implement both, or neither")
+    if _overrides(cls, "fingerprint") and not _overrides(cls, "missing_weights"):
+        for option_name, option in cls.options.items():
+            default = option.default
+            if option.path and default is not None and not models.is_available(cls.locate_model(option_name, default)):
+                raise TypeError(f'{label} cannot locate the default "{default}" of its option "{option_name}": '
+                                "override locate_model (or missing_weights) to say where that model is")
+
+
+# Instance attributes every metric has besides the class's: options may not take these names.
+_RESERVED = frozenset({"settings", "store", "run", "provided_by"})
+
+
+def _is_member(cls: type, name: str) -> bool:
+    """Whether ``name`` is an attribute of the base class, or a method or property of ``cls``."""
+    if hasattr(Metric, name):
+        return True
+    member = inspect.getattr_static(cls, name, None)
+    return callable(member) or isinstance(member, (property, classmethod, staticmethod))
+
+
+def _overrides(cls: type[Metric], name: str) -> bool:
+    return getattr(cls, name).__func__ is not getattr(Metric, name).__func__ if isinstance(
+        inspect.getattr_static(Metric, name), classmethod) else getattr(cls, name) is not getattr(Metric, name)
 
 
 def _check_dataset(registry: Registry, cls: Any) -> dict[str, type]:
