@@ -12,6 +12,7 @@ import difflib
 import importlib
 import inspect
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
+    "simpeval.metrics.lens2023",
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",
@@ -115,16 +117,44 @@ class Registry:
     def all_score_names(self) -> list[str]:
         return sorted({s for cls in self.metrics.values() for s in cls.score_names()})
 
+    def resolve(
+        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None, *, warn: bool = True
+    ) -> tuple[str, dict[str, Any]]:
+        """The score name and options that ``-m name:options`` under ``preset`` asks for.
+
+        Where a preset computes another formula under a metric's name (``bleu`` under
+        ``lens-2023`` is NLTK's GLEU), the name becomes that of the metric computing it
+        (``gleu-nltk``; a sub-score maps to the sub-score at the same place, ``sari-add`` to
+        ``sari-lens-add``), so that a score's name says what it is. simpeval 0.1's ``formula``
+        options (``bleu:formula=nltk-gleu``) map the same way, with a :class:`DeprecationWarning`.
+        """
+        cls = self.metric_class(name)
+        options = dict(options or {})
+        formulas = vars(cls).get("formula_metrics", {})
+        if options.get("formula") in formulas:
+            formula = options.pop("formula")
+            target = formulas[formula]
+            if warn:
+                warnings.warn(f'"{cls.name}:formula={formula}" is deprecated since simpeval 0.2 and removed in 0.3: '
+                              f'ask for the metric "{target}"', DeprecationWarning, stacklevel=2)
+        else:
+            target = vars(cls).get("preset_metrics", {}).get(preset)
+        if target is None:
+            return name, options
+        variant = self.metric_class(target)
+        return variant.score_names()[cls.score_names().index(name) if name != cls.name else 0], options
+
     def create_metric(
         self, name: str, options: dict[str, Any] | None = None, preset: str | None = None
     ) -> Metric:
-        """Instantiate metric ``name``: the preset's settings, then ``options`` on top.
+        """Instantiate metric ``name`` (as :meth:`resolve` maps it): the preset's settings, then ``options`` on top.
 
         The instance learns which distribution registered it, so its signature carries
         that distribution's version unless the class sets its own ``version``.
         """
-        cls = self.metric_class(name)
         self.check_preset(preset)
+        name, options = self.resolve(name, options, preset)
+        cls = self.metric_class(name)
         settings: dict[str, Any] = {}
         if preset is not None:
             settings.update(cls.presets.get(preset, {}))
@@ -136,7 +166,7 @@ class Registry:
         return metric
 
     def preset_names(self) -> list[str]:
-        return sorted({p for cls in self.metrics.values() for p in cls.presets})
+        return sorted({p for cls in self.metrics.values() for p in (*cls.presets, *vars(cls).get("preset_metrics", {}))})
 
     def check_preset(self, preset: str | None) -> None:
         """:class:`UsageError` unless ``preset`` is None or a preset of some installed metric."""

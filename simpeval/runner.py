@@ -112,6 +112,7 @@ def resolve_metrics(
     registry.check_preset(preset)
     requests: dict[str, tuple[tuple, str, MetricRequest]] = {}
     for name, options in parse_metric_specs(specs):
+        name, options = registry.resolve(name, options, preset)
         cls = registry.metric_class(name)
         settings = tuple(sorted(options.items()))
         if cls.name not in requests:

@@ -67,9 +67,10 @@ def show_metric(name: str, preset: str | None) -> None:
     from simpeval.errors import UsageError
 
     reg = registry()
-    cls = reg.metric_class(name)
+    asked = reg.metric_class(name)
     reg.check_preset(preset)
-    if preset is not None and preset not in cls.presets:
+    cls = reg.metric_class(reg.resolve(asked.name, preset=preset)[0])  # bleu under lens-2023 is gleu-nltk
+    if preset is not None and cls is asked and preset not in cls.presets:
         known = ", ".join(sorted(cls.presets)) or "none"
         raise UsageError(f'metric "{cls.name}" has no preset "{preset}" (its presets: {known})')
     metric = reg.create_metric(cls.name, preset=preset)

@@ -116,6 +116,13 @@ class Metric(abc.ABC):
       and the set of sub-scores for which lower is better.
     - ``options``: ``{name: Option}``; values become attributes of the instance.
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
+    - ``preset_metrics``: ``{preset name: metric name}`` where a paper computed something else
+      under this metric's name (LENS's "BLEU" is NLTK's GLEU): ``-m bleu --preset lens-2023``
+      then computes ``gleu-nltk``, so a score's name always says what it is. Read from the class
+      itself, never inherited (a subclass computes something else).
+    - ``formula_metrics``: ``{formula: metric name}``, simpeval 0.1's ``formula`` option values
+      that became named metrics (``-m bleu:formula=nltk-gleu`` still works until 0.3, with a
+      :class:`DeprecationWarning`); not inherited either.
     - ``corpus_level``: True when :meth:`_score_corpus` is not the mean of the sentence scores.
     - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
     - ``version``: goes into the signature. Left unset, it is the version of the
@@ -138,6 +145,8 @@ class Metric(abc.ABC):
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    preset_metrics: ClassVar[dict[str, str]] = {}
+    formula_metrics: ClassVar[dict[str, str]] = {}
     version: ClassVar[str | None] = None
     formula_version: ClassVar[str] = "1"
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.

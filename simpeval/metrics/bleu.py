@@ -171,9 +171,6 @@ CORPUS_OPTIONS: dict[str, Option] = {
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
 }
-FORMULA_OPTION = Option(str, None, "nltk-gleu: LENS's \"BLEU\", NLTK's GLEU on lower-cased NLTK tokens, "
-                        "ignoring the options above (see simpeval.metrics.lens2023); unset: BLEU",
-                        choices=("nltk-gleu",))
 METAEVAL_2021: dict[str, Any] = {
     "tokenizer": "moses",
     "lowercase": False,
@@ -197,15 +194,11 @@ class Bleu(Metric):
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
     corpus_level = True
-    options = {
-        **SENTENCE_OPTIONS,
-        **CORPUS_OPTIONS,
-        "formula": FORMULA_OPTION,
-    }
-    presets = {
-        "metaeval-2021": METAEVAL_2021,
-        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "formula": "nltk-gleu"},
-    }
+    options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
+    presets = {"metaeval-2021": METAEVAL_2021}
+    # LENS's "BLEU" is NLTK's GLEU: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "gleu-nltk"}
+    formula_metrics = {"nltk-gleu": "gleu-nltk"}
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -249,18 +242,8 @@ class Bleu(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[float]:
         """Sentence BLEU per item (what ``sentence_scores`` reports, as a plain list)."""
-        if self.formula == "nltk-gleu":
-            from simpeval.metrics.lens2023 import gleu_from_stats
-
-            return [gleu_from_stats(*stats) for stats in self._gleu_stats(sources, outputs, references)]
         smoothing = self.sentence_smoothing
         return [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]
-
-    def _gleu_stats(self, sources, outputs, references) -> list[tuple[int, int]]:
-        from simpeval.metrics.lens2023 import gleu_stats
-
-        targets = self._references(sources, references)
-        return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, targets)]
 
     def _score_items(
         self,
@@ -276,17 +259,11 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "nltk-gleu":
-            from simpeval.metrics.lens2023 import gleu_from_stats
-
-            matches, n_all = (sum(column) for column in zip(*self._gleu_stats(sources, outputs, references)))
-            return {self.name: gleu_from_stats(matches, n_all) if outputs else math.nan}
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {self.name: math.nan}
         total = sum(stats[1:], start=stats[0])
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
-
 
     def _item_statistics(
         self,
@@ -326,7 +303,7 @@ class SentBleu(Bleu):
     sub_scores = ("sent-bleu",)
     description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
     corpus_level = False
-    options = {**SENTENCE_OPTIONS, "formula": FORMULA_OPTION}
+    options = SENTENCE_OPTIONS
 
     def __init__(self, **settings: Any) -> None:
         Metric.__init__(self, **settings)

@@ -83,25 +83,18 @@ class Fkgl(Metric):
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
     corpus_level = True
-    options = {
-        **FKGL_OPTIONS,
-        "formula": Option(str, None, "textstat-0.7.3: as LENS computed it, ignoring the options above "
-                          "(see simpeval.metrics.lens2023); unset: EASSE's", choices=("textstat-0.7.3",)),
-    }
-    presets = {
-        "metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True},
-        "lens-2023": {"tokenizer": "none", "lowercase": False, "clip": False, "formula": "textstat-0.7.3"},
-    }
+    options = FKGL_OPTIONS
+    presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
+    # LENS's FKGL is textstat 0.7.3's: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "fkgl-textstat"}
+    formula_metrics = {"textstat-0.7.3": "fkgl-textstat"}
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store."""
         return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:
-        if self.formula == "textstat-0.7.3":
-            from simpeval.metrics.lens2023 import textstat_fkgl
-
-            return [textstat_fkgl(text) for text in texts]
+        """Each text's grade level (sentence scores; fkbleu and SLE's labels use them too)."""
         return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
 
     def _score_items(
@@ -118,8 +111,6 @@ class Fkgl(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "textstat-0.7.3":
-            return {self.name: self.grades([" ".join(outputs)])[0]}
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 

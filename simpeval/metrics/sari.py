@@ -126,8 +126,6 @@ class Sari(Metric):
             str, "f1", "deletion score: f1 or precision", choices=DELETION_SCORES, short="del"
         ),
         "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
-        "formula": Option(str, None, "lens-2023: Wei Xu's script as LENS ships it, ignoring the options "
-                          "above (see simpeval.metrics.lens2023); unset: EASSE's", choices=("lens-2023",)),
     }
     presets: dict[str, dict[str, Any]] = {
         "metaeval-2021": {
@@ -136,8 +134,10 @@ class Sari(Metric):
             "deletion": "precision",
             "paper_version": False,
         },
-        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "deletion": "precision", "formula": "lens-2023"},
     }
+    # LENS's SARI is its copy of Wei Xu's script: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "sari-lens"}
+    formula_metrics = {"lens-2023": "sari-lens"}
 
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
 
@@ -166,11 +166,6 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        if self.formula == "lens-2023":
-            from simpeval.metrics.lens2023 import lens_sari
-
-            values = [lens_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]
-            return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
@@ -180,8 +175,6 @@ class Sari(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "lens-2023":  # LENS reports sentence scores only: their mean
-            return super()._score_corpus(sources, outputs, references)
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}
