@@ -202,6 +202,7 @@ class BertScore(Metric):
     """BERTScore precision, recall and F1 against the best-matching reference."""
 
     name = "bertscore"
+    formula_version = "1"
     sub_scores = ("bertscore", "bertscore-p", "bertscore-r", "bertscore-f1")
     description = "BERTScore P/R/F1 against the best reference (bert-score package)"
     requires_references = True

@@ -190,6 +190,7 @@ class Bleu(Metric):
     """
 
     name = "bleu"
+    formula_version = "1"
     sub_scores = ("bleu",)
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
@@ -282,6 +283,7 @@ class BleuSource(Bleu):
     """BLEU of the output against its own input ("BLEU_C" in SLEdoc): copying, not quality."""
 
     name = "bleu-source"
+    formula_version = "1"
     sub_scores = ("bleu-source",)
     description = "BLEU of the output against its input (how much is copied)"
     requires_references = False
@@ -300,6 +302,7 @@ class SentBleu(Bleu):
     """
 
     name = "sent-bleu"
+    formula_version = "1"
     sub_scores = ("sent-bleu",)
     description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
     corpus_level = False

@@ -40,6 +40,7 @@ class IBleu(Composite):
     """iBLEU: BLEU against the references, penalised by BLEU against the source."""
 
     name = "ibleu"
+    formula_version = "1"
     sub_scores = ("ibleu",)
     description = "iBLEU = alpha*BLEU(out, refs) - (1-alpha)*BLEU(out, src)"
     requires_references = True
@@ -84,6 +85,7 @@ class FkBleu(IBleu):
     """FKBLEU: iBLEU times sigmoid(FKGL(output) - FKGL(source))."""
 
     name = "fkbleu"
+    formula_version = "1"
     sub_scores = ("fkbleu",)
     description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
     options = {**IBleu.options, **prefixed_options(Fkgl.options, "fkgl_")}
@@ -155,6 +157,7 @@ class BleuSariAmean(BleuSariMean):
     """Arithmetic mean of sentence BLEU and SARI."""
 
     name = "bleu-sari-amean"
+    formula_version = "1"
     sub_scores = ("bleu-sari-amean",)
     description = "(BLEU + SARI) / 2"
 
@@ -167,6 +170,7 @@ class BleuSariGmean(BleuSariMean):
     """Geometric mean of sentence BLEU and SARI."""
 
     name = "bleu-sari-gmean"
+    formula_version = "1"
     sub_scores = ("bleu-sari-gmean",)
     description = "sqrt(BLEU * SARI)"
 

@@ -77,6 +77,7 @@ class Fkgl(Metric):
     """Flesch-Kincaid Grade Level of the output (no references needed; lower is simpler)."""
 
     name = "fkgl"
+    formula_version = "1"
     sub_scores = ("fkgl",)
     description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
     requires_references = False

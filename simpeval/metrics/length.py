@@ -39,6 +39,7 @@ class Length(Metric):
     """Output length in tokens and sentences, and its ratios to the source."""
 
     name = "length"
+    formula_version = "1"
     sub_scores = (
         "length",
         "length-sentences",

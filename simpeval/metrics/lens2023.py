@@ -223,6 +223,7 @@ class FkglTextstat(Metric):
     """textstat 0.7.3's Flesch-Kincaid grade, as LENS computed "FKGL" (lower is simpler)."""
 
     name = "fkgl-textstat"
+    formula_version = "1"
     description = "textstat 0.7.3's Flesch-Kincaid Grade Level (LENS's FKGL; lower = simpler)"
     level = "document"  # finds sentences itself
     higher_is_better = False
@@ -241,6 +242,7 @@ class GleuNltk(Metric):
     the counts of the best reference of each item (NLTK's ``corpus_gleu``)."""
 
     name = "gleu-nltk"
+    formula_version = "1"
     description = "NLTK's sentence GLEU on lower-cased NLTK tokens (LENS's \"BLEU\")"
     requires_references = True
     corpus_level = True
@@ -266,6 +268,7 @@ class SariLens(Metric):
     sentence scores only, so the corpus score is their mean."""
 
     name = "sari-lens"
+    formula_version = "1"
     sub_scores = ("sari-lens", "sari-lens-add", "sari-lens-keep", "sari-lens-del")
     description = "SARI as LENS's copy of Wei Xu's script computes it (lower-cased NLTK tokens)"
     requires_references = True

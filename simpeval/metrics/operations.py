@@ -39,6 +39,7 @@ class Operations(Metric):
     """Proportions of words kept, deleted, replaced, moved (of the original) and added (of the output)."""
 
     name = "ops"
+    formula_version = "1"
     sub_scores = tuple(f"ops-{op}" for op in (*SOURCE_OPERATIONS, ADDED))
     description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
     corpus_level = True
@@ -79,6 +80,7 @@ class OperationsF1(Metric):
     """Agreement of the output's operations with the references' (EASSE's word-level analysis report)."""
 
     name = "ops-f1"
+    formula_version = "1"
     sub_scores = tuple(f"ops-f1-{op}" for op in SOURCE_OPERATIONS)
     description = "F1 of the output's word operations against the references' (EASSE's annotator)"
     requires_references = True

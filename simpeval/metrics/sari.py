@@ -115,6 +115,7 @@ class Sari(Metric):
     """SARI with its add, keep and delete sub-scores (EASSE's implementation)."""
 
     name = "sari"
+    formula_version = "1"
     sub_scores = ("sari", "sari-add", "sari-keep", "sari-del")
     description = "SARI: n-grams added, kept and deleted vs. references and source"
     requires_references = True
@@ -209,6 +210,7 @@ class SariLegacy(Sari):
     """
 
     name = "sari-legacy"
+    formula_version = "1"
     sub_scores = ("sari-legacy", "sari-legacy-add", "sari-legacy-keep", "sari-legacy-del")
     description = "SARI in EASSE's legacy mode: originals untokenised, nothing lower-cased"
     options = {key: option for key, option in Sari.options.items() if key != "lowercase"}
