@@ -252,7 +252,8 @@ def test_metrics_list_shows_the_faults_and_the_other_plugins(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     listing = json.loads(done.stdout)
-    assert listing["errors"] == [f'Error registering simpeval plugin "faulty": {f}' for f in EXPECTED_FAULTS]
+    ours = [error for error in listing["errors"] if '"faulty"' in error]  # other installed plugins may have faults
+    assert ours == [f'Error registering simpeval plugin "faulty": {f}' for f in EXPECTED_FAULTS]
     statuses = {row["name"]: row["status"] for row in listing["metrics"]}
     assert statuses["good"] == "plugin error" and statuses["bleu"] == "ok"
     if "lens" in statuses:  # shipped checkpoints are found where the plugin keeps them

@@ -394,28 +394,32 @@ class Metric(abc.ABC):
     # ------------------------------------------------------------------
 
     def score_sentences(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`sentence_scores` (checked); implement :meth:`_score_items`."""
+        """Deprecated: call :meth:`sentence_scores`; implement :meth:`_score_items`."""
         _deprecated("score_sentences", "call sentence_scores, or implement _score_items")
-        return self._score_items(sources, outputs, references, **fields)
+        if _implements(type(self), "score_sentences"):  # a 0.1 class's super() call: 0.1's base had none
+            raise NotImplementedError(f"{type(self).__name__} must implement score_sentences")
+        return self.sentence_scores(sources, outputs, references, **fields)
 
     def score_corpus(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_score` (checked); implement :meth:`_score_corpus`."""
+        """Deprecated: call :meth:`corpus_score`; implement :meth:`_score_corpus`."""
         _deprecated("score_corpus", "call corpus_score, or implement _score_corpus")
-        step = Metric._score_corpus if _implements(type(self), "score_corpus") else type(self)._score_corpus
-        return step(self, sources, outputs, references, **fields)
+        if _implements(type(self), "score_corpus"):  # a 0.1 class's super() call: 0.1's mean of the items
+            return Metric._score_corpus(self, sources, outputs, references, **fields)
+        return self.corpus_score(sources, outputs, references, **fields)
 
     def additive_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_statistics` (checked); implement :meth:`_item_statistics`."""
+        """Deprecated: call :meth:`corpus_statistics`; implement :meth:`_item_statistics`."""
         _deprecated("additive_statistics", "call corpus_statistics, or implement _item_statistics")
-        step = Metric._item_statistics if _implements(type(self), "additive_statistics") else type(self)._item_statistics
-        return step(self, sources, outputs, references)
+        if _implements(type(self), "additive_statistics"):  # a 0.1 class's super() call: 0.1's base had none
+            return None
+        return self.corpus_statistics(sources, outputs, references)
 
     def score_from_statistics(self, totals):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_score_from_statistics` (checked); implement :meth:`_score_from_totals`."""
+        """Deprecated: call :meth:`corpus_score_from_statistics`; implement :meth:`_score_from_totals`."""
         _deprecated("score_from_statistics", "call corpus_score_from_statistics, or implement _score_from_totals")
-        step = (Metric._score_from_totals if _implements(type(self), "score_from_statistics")
-                else type(self)._score_from_totals)
-        return step(self, totals)
+        if _implements(type(self), "score_from_statistics"):  # a 0.1 class's super() call: 0.1's base had none
+            raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
+        return self.corpus_score_from_statistics(totals)
 
     def component_scores(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         """Deprecated: a composite metric derives from :class:`simpeval.metrics.composite.Composite`."""
