@@ -54,6 +54,8 @@ class PluginInfo:
     module: str
     errors: list[str] = field(default_factory=list)
     disabled: bool = False
+    #: faults that leave the plugin working but mislead a listing (see :func:`contract_notes`)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -349,6 +351,8 @@ def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, chec
         return
     target[cls.name] = cls
     registry.provider[cls.name] = info
+    if check is _check_metric:
+        info.notes.extend(contract_notes(cls))
 
 
 def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
@@ -381,10 +385,7 @@ def check_contract(cls: type[Metric]) -> None:
     - an option whose name shadows an attribute or method (an option ``store`` or ``signature``
       would replace them on the instance);
     - per-item statistics (``_item_statistics``) without the step that scores their sums
-      (``_score_from_totals``);
-    - a model option whose default is a name only the metric understands (it overrides
-      ``fingerprint``) while ``missing_weights`` cannot locate it: ``metrics list`` would say
-      ``weights missing`` for a metric that scores fine.
+      (``_score_from_totals``).
     """
     label = f'metric "{cls.name}"'
     if inspect.isabstract(cls):
@@ -397,12 +398,25 @@ def check_contract(cls: type[Metric]) -> None:
     if cls._item_statistics is not Metric._item_statistics and cls._score_from_totals is Metric._score_from_totals:
         raise TypeError(f"{label} implements _item_statistics but not _score_from_totals, which scores their "
                         "sums: implement both, or neither")
-    if _overrides(cls, "fingerprint") and not _overrides(cls, "missing_weights"):
-        for option_name, option in cls.options.items():
-            default = option.default
-            if option.path and default is not None and not models.is_available(cls.locate_model(option_name, default)):
-                raise TypeError(f'{label} cannot locate the default "{default}" of its option "{option_name}": '
-                                "override locate_model (or missing_weights) to say where that model is")
+
+
+def contract_notes(cls: type[Metric]) -> list[str]:
+    """Faults of metric class ``cls`` that leave it scoring but make ``metrics list`` wrong, one line each.
+
+    A model option whose default is a name only the metric understands (it overrides
+    ``fingerprint``, as for ``checkpoint=shipped``) while :meth:`~Metric.missing_weights` cannot
+    locate it: the listing would say ``weights missing`` for a metric that scores fine. The
+    metric registers; ``metrics list`` shows the note (cheap: file stats only).
+    """
+    if not _overrides(cls, "fingerprint") or _overrides(cls, "missing_weights"):
+        return []
+    return [
+        f'metric "{cls.name}" cannot locate the default "{option.default}" of its option "{option_name}", so '
+        '"weights missing" may be wrong: override locate_model (or missing_weights) to say where that model is'
+        for option_name, option in cls.options.items()
+        if option.path and option.default is not None
+        and not models.is_available(cls.locate_model(option_name, option.default))
+    ]
 
 
 # Instance attributes every metric has besides the class's: options may not take these names.

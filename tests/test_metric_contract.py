@@ -195,9 +195,9 @@ EXPECTED_FAULTS = [
     'metric "statistics-only" implements _item_statistics but not _score_from_totals, which scores their sums: '
     "implement both, or neither",
     'metric "no-scoring-step" does not implement _score_items: implement it (see docs/plugin-authors.md)',
-    'metric "unlocatable-default" cannot locate the default "packaged" of its option "checkpoint": override '
-    "locate_model (or missing_weights) to say where that model is",
 ]
+UNLOCATABLE = ('metric "unlocatable-default" cannot locate the default "packaged" of its option "checkpoint", so '
+               '"weights missing" may be wrong: override locate_model (or missing_weights) to say where that model is')
 
 
 def test_registration_reports_each_broken_contract_on_one_line_and_keeps_the_rest():
@@ -205,7 +205,9 @@ def test_registration_reports_each_broken_contract_on_one_line_and_keeps_the_res
     [info] = registry.failures
     assert info.errors == [f'Error registering simpeval plugin "faulty": {fault}' for fault in EXPECTED_FAULTS]
     assert "good" in registry.metrics and "bleu" in registry.metrics
-    assert not set(registry.metrics) & {"shadows-store", "statistics-only", "unlocatable-default"}
+    assert not set(registry.metrics) & {"shadows-store", "statistics-only", "no-scoring-step"}
+    # a default nobody can locate only misleads the listing: the metric registers, with a note
+    assert "unlocatable-default" in registry.metrics and info.notes == [UNLOCATABLE]
 
 
 def test_a_shipped_checkpoint_name_is_located_where_the_metric_says(tmp_path):
@@ -217,7 +219,7 @@ def test_a_shipped_checkpoint_name_is_located_where_the_metric_says(tmp_path):
         return {str(tmp_path)!r} if value == "packaged" else value
 ''')
     registry = load_registry(autoload=False, plugins=[_module("fixed", code)])
-    assert "unlocatable-default" in registry.metrics
+    assert registry.info("fixed").notes == []
     assert registry.metrics["unlocatable-default"].missing_weights() == []
     (tmp_path / "model.safetensors").unlink()
     assert registry.metrics["unlocatable-default"].missing_weights() == ["packaged"]
@@ -254,8 +256,12 @@ def test_metrics_list_shows_the_faults_and_the_other_plugins(tmp_path):
     listing = json.loads(done.stdout)
     ours = [error for error in listing["errors"] if '"faulty"' in error]  # other installed plugins may have faults
     assert ours == [f'Error registering simpeval plugin "faulty": {f}' for f in EXPECTED_FAULTS]
+    assert [note for note in listing["notes"] if "unlocatable-default" in note] == [UNLOCATABLE]
     statuses = {row["name"]: row["status"] for row in listing["metrics"]}
     assert statuses["good"] == "plugin error" and statuses["bleu"] == "ok"
+    table = subprocess.run([sys.executable, "-m", "simpeval", "metrics", "list"], env=env, capture_output=True,
+                           text=True, timeout=120)
+    assert f'plugin "faulty" (faulty-plugin 1.0): {UNLOCATABLE}' in table.stdout.splitlines()
     if "lens" in statuses:  # shipped checkpoints are found where the plugin keeps them
         assert statuses["lens"] == statuses["lens-cla"] == "ok"
 

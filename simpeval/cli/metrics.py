@@ -43,12 +43,16 @@ def list_metrics(fmt: str, strict: bool) -> None:
         click.echo(json.dumps({
             "metrics": rows,
             "errors": [error for info in failures for error in info.errors],
+            "notes": [note for info in reg.plugins for note in info.notes],
             "disabled": [info.name for info in reg.plugins if info.disabled],
         }, indent=2))
         return
     columns = list(rows[0]) if rows else ["name"]
     click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
     echo_plugin_faults(reg)
+    notes = [f"{info.label}: {note}" for info in reg.plugins for note in info.notes]
+    if notes:
+        click.echo("\n" + "\n".join(notes))
 
 
 def _status(cls: type, plugin_ok: bool) -> str:
