@@ -134,3 +134,12 @@ def test_gleu_corpus_score_pools_the_counts_batch_by_batch_as_nltk_corpus_gleu()
     result = evaluate(resolve_metrics(load_registry(autoload=False), ["bleu"], preset="lens-2023"),
                       outputs, outputs, refs, batch_size=1)
     assert result.corpus_scores["gleu-nltk"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_formula_option_given_to_the_class_names_the_metric_to_use():
+    from simpeval import UsageError
+    from simpeval.metrics.bleu import Bleu
+
+    with pytest.raises(UsageError, match='metric "bleu" has no option "formula" since simpeval 0.2: formula '
+                                         'nltk-gleu is the metric "gleu-nltk"'):
+        Bleu(formula="nltk-gleu")

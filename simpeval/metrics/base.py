@@ -166,6 +166,10 @@ class Metric(abc.ABC):
 
     def __init__(self, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(self.options))
+        renamed = vars(type(self)).get("formula_metrics", {}).get(settings.get("formula"))
+        if "formula" in unknown and renamed:
+            raise UsageError(f'metric "{self.name}" has no option "formula" since simpeval 0.2: '
+                             f'formula {settings["formula"]} is the metric "{renamed}"')
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise UsageError(
