@@ -50,7 +50,7 @@ def list_metrics(fmt: str, strict: bool) -> None:
     columns = list(rows[0]) if rows else ["name"]
     click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
     echo_plugin_faults(reg)
-    notes = [f"{info.label}: {note}" for info in reg.plugins for note in info.notes]
+    notes = [f"note: {info.label}: {note}" for info in reg.plugins for note in info.notes]
     if notes:
         click.echo("\n" + "\n".join(notes))
 
