@@ -34,7 +34,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
-    "simpeval.metrics.lens2023",
+    "simpeval.metrics.lens2023_metrics",
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",

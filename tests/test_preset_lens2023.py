@@ -5,6 +5,7 @@ from nltk.tokenize import NLTKWordTokenizer
 from nltk.translate.gleu_score import sentence_gleu
 
 from simpeval.metrics import lens2023
+from simpeval.metrics.lens2023_metrics import GleuNltk, SariLens
 from simpeval.registry import load_registry
 from simpeval.runner import evaluate, resolve_metrics
 
@@ -114,7 +115,7 @@ def test_gleu_and_lens_sari_count_through_the_runs_store():
     assert lens2023.lens_sari(source, output, refs, store=store) == lens2023.lens_sari(source, output, refs)
     assert store.count(ngram_counts) == 4  # only the source is new
     misses = store.misses
-    for metric in (lens2023.SariLens(), lens2023.GleuNltk()):
+    for metric in (SariLens(), GleuNltk()):
         metric.bind_store(store)
         metric.sentence_scores([source], [output], [refs])
     assert store.misses == misses  # both metrics found every count in the run's store
@@ -129,7 +130,7 @@ def test_gleu_corpus_score_pools_the_counts_batch_by_batch_as_nltk_corpus_gleu()
             ["He did not go.", "Didn't he go?"]]
     expected = corpus_gleu([[tokenizer.tokenize(r.lower()) for r in rs] for rs in refs],
                            [tokenizer.tokenize(o.lower()) for o in outputs])
-    gleu = lens2023.GleuNltk()
+    gleu = GleuNltk()
     assert gleu.corpus_score(outputs, outputs, refs) == {"gleu-nltk": pytest.approx(expected, abs=1e-12)}
     result = evaluate(resolve_metrics(load_registry(autoload=False), ["bleu"], preset="lens-2023"),
                       outputs, outputs, refs, batch_size=1)
