@@ -17,6 +17,8 @@ from typing import Any
 
 from simpeval.metrics.base import Metric, Option
 
+__all__ = ["Composite", "component_settings", "prefixed_options", "prefixed_settings"]
+
 
 class Composite(Metric):
     """A metric whose item score combines the item scores of component metrics (its attributes).
