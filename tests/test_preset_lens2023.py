@@ -104,6 +104,7 @@ def test_the_0_1_formula_options_still_work_with_a_deprecation_warning(spec, for
 
 
 def test_gleu_and_lens_sari_count_through_the_runs_store():
+    from simpeval.run import Run
     from simpeval.store import StatsStore
     from simpeval.text import ngram_counts
 
@@ -116,7 +117,7 @@ def test_gleu_and_lens_sari_count_through_the_runs_store():
     assert store.count(ngram_counts) == 4  # only the source is new
     misses = store.misses
     for metric in (SariLens(), GleuNltk()):
-        metric.bind_store(store)
+        metric.bind_run(Run(store=store))
         metric.sentence_scores([source], [output], [refs])
     assert store.misses == misses  # both metrics found every count in the run's store
 

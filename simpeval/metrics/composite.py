@@ -2,7 +2,7 @@
 
 Why one base: a composite must check its inputs once (its own :meth:`~simpeval.Metric.sentence_scores`
 does), reach its components' item scores without a second round of checks, and share the run's
-statistics store with them (:meth:`~simpeval.Metric.bind_store` binds every component held as an
+statistics store with them (:meth:`~simpeval.Metric.bind_run` binds every component held as an
 attribute), so that scoring ``bleu``, ``sari``, ``ibleu`` and ``fkbleu`` together counts every
 text once. A component's options appear under a prefix (``bleu_tok``, ``sari_del``, ``fkgl_clip``)
 so that every setting is in the composite's signature.
