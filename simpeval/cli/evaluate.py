@@ -7,7 +7,7 @@ import sys
 import click
 
 from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
-from simpeval.cli.files import check_writable, write_output
+from simpeval.cli.files import check_not_an_input, check_writable, write_output
 from simpeval.cli.inputs import read_inputs
 from simpeval.cli.parallel import parallel_options
 from simpeval.documents import is_document_input
@@ -49,6 +49,7 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
 
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
                                                             paired_bs, paired_ar)
+    check_not_an_input(output, (orig_path, *refs_paths, *sys_paths))
     if analysis:
         metric_specs = with_analysis(metric_specs, bool(refs_paths))
     if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):

@@ -60,7 +60,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
-    from simpeval.cli.files import check_writable, write_output
+    from simpeval.cli.files import check_not_an_input, check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance
@@ -68,6 +68,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     from simpeval.parallel import open_executor
 
     check_writable(output)
+    check_not_an_input(output, score_paths)
     if score_columns and not score_paths:
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:

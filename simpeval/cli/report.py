@@ -42,7 +42,7 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
-    from simpeval.cli.files import write_output
+    from simpeval.cli.files import check_not_an_input, check_writable, write_output
     from simpeval.cli.systems import read_systems, resolve_inputs
     from simpeval.errors import UsageError
     from simpeval.report.model import build_report
@@ -51,6 +51,8 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths,
                                                             sys_dir, paired_bs, paired_ar)
+    check_writable(output)
+    check_not_an_input(output or ("report.html" if fmt == "html" else None), (orig_path, *refs_paths, *sys_paths))
     if no_paired and test is not None:
         raise UsageError("--no-paired turns the paired test off: drop it or --paired-bs/--paired-ar")
     if test is None and len(sys_paths) > 1 and not no_paired:
