@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
 from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
@@ -116,7 +116,7 @@ def train_siera(
     from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
     from simpeval_siera.similarity import TokenEmbedder
 
-    config = SieraConfig(encoder=encoder)
+    config = SieraConfig(**models.encoder_reference(encoder, "SIERA"))
     model = SieraModel(config)
     tokenizer = load_tokenizer(config)
     # The filter embeds with the frozen bottom: its last layer is the encoder's second to last.
