@@ -44,3 +44,20 @@ def test_report_claims_no_significance_on_one_item(tmp_path):
     assert result.exit_code == 0, result.output
     assert "p = n/a (fewer than 6 items)" in result.stdout
     assert "p = 0.0010" not in result.stdout
+
+
+def test_report_reads_jsonl_documents_as_documents(tmp_path):
+    rows = {"orig": ["The committee postponed the decision. It met again later.", "Residents objected strongly."],
+            "a": ["The group waited. It met later.", "People objected."]}
+    for name, texts in rows.items():
+        with (tmp_path / f"{name}.jsonl").open("w") as handle:
+            for i, text in reversed(list(enumerate(texts))):  # another order than --orig's: paired by id
+                handle.write(json.dumps({"id": f"d{i}", "text": text}) + "\n")
+    result = run("report", "--orig", tmp_path / "orig.jsonl", "--sys", tmp_path / "a.jsonl", "-m", "fkgl",
+                 "--format", "markdown")
+    assert result.exit_code == 0, result.output
+    assert '"id"' not in result.stdout and '{"' not in result.stdout  # no raw JSON scored or shown
+    scored = run("evaluate", "--orig", tmp_path / "orig.jsonl", "--sys", tmp_path / "a.jsonl", "-m", "fkgl",
+                 "--format", "json")
+    fkgl = json.loads(scored.stdout)["corpus"]["fkgl"]
+    assert f"{fkgl:.2f}" in result.stdout

@@ -43,7 +43,7 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
     from simpeval.cli.files import check_not_an_input, check_writable, write_output
-    from simpeval.cli.systems import read_systems, resolve_inputs
+    from simpeval.cli.systems import resolve_inputs
     from simpeval.errors import UsageError
     from simpeval.report.model import build_report
 
@@ -57,7 +57,7 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         raise UsageError("--no-paired turns the paired test off: drop it or --paired-bs/--paired-ar")
     if test is None and len(sys_paths) > 1 and not no_paired:
         test = "bs"
-    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
+    sources, systems, references = read_report_inputs(orig_path, sys_paths, refs_paths)
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset, test=test,
                          n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
@@ -72,3 +72,26 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         from simpeval.report.markdown import render_markdown
 
         write_output(render_markdown(built), output)
+
+
+def read_report_inputs(orig_path, sys_paths, refs_paths):
+    """What :func:`simpeval.cli.systems.read_systems` returns, from line files or from documents
+    (``.jsonl`` files or directories of ``.txt`` files, paired by id in ``--orig``'s order)."""
+    from simpeval.cli.systems import read_systems, system_names
+    from simpeval.documents import is_document_input, pair_documents, read_documents
+    from simpeval.errors import UsageError
+
+    named = [("--orig", orig_path), *(("--sys", p) for p in sys_paths), *(("--refs", p) for p in refs_paths)]
+    kinds = [is_document_input(path) for _, path in named]
+    if not any(kinds):
+        return read_systems(orig_path, sys_paths, refs_paths)
+    if not all(kinds):
+        option, path = named[kinds.index(False)]
+        raise UsageError(f"{option} {path} is a line file but other inputs are documents: give every input as a "
+                         "directory of .txt files or a .jsonl file")
+    read = [(f"{option} {path}", read_documents(path, option)) for option, path in named]
+    ids = pair_documents(read)
+    texts = [documents.ordered(ids) for _, documents in read]
+    systems = list(zip(system_names(sys_paths), texts[1:1 + len(sys_paths)]))
+    ref_columns = texts[1 + len(sys_paths):]
+    return texts[0], systems, [list(refs) for refs in zip(*ref_columns)] if ref_columns else None
