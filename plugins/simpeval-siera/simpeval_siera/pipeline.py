@@ -113,9 +113,11 @@ def train_siera(
     check_enough_sources(pairs, data.valid_fraction)
     check_writable(Path(output_dir))
     from simpeval_siera.features import FeatureCache
+    from simpeval_siera.config import resolve_encoder
     from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
     from simpeval_siera.similarity import TokenEmbedder
 
+    resolve_encoder(encoder)  # a directory that is no model is refused here, in SIERA's words
     config = SieraConfig(**models.encoder_reference(encoder, "SIERA"))
     model = SieraModel(config)
     tokenizer = load_tokenizer(config)
