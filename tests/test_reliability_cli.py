@@ -61,3 +61,15 @@ def test_report_reads_jsonl_documents_as_documents(tmp_path):
                  "--format", "json")
     fkgl = json.loads(scored.stdout)["corpus"]["fkgl"]
     assert f"{fkgl:.2f}" in result.stdout
+
+
+def test_meta_evaluate_a_metric_whose_name_is_none_of_its_scores(data_dir):
+    """``qe`` names no score of its own: it stands for its sub-scores (it was ``KeyError: 'qe'``)."""
+    from simpeval.metrics.qe import QualityEstimation
+
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "qe", "--split", "none",
+                 "--format", "json", "--no-cache")
+    assert result.exit_code == 0, result.output
+    records = json.loads(result.stdout)
+    assert [r["metric"] for r in records] == list(QualityEstimation.score_names())
+    assert all(r["n"] == 600 and -1 <= r["r"] <= 1 for r in records)

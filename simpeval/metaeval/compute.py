@@ -46,6 +46,17 @@ def default_metric_specs(registry: Registry, with_references: bool) -> list[str]
     return specs
 
 
+def _reported_names(registry: Registry, names: Sequence[str]) -> list[str]:
+    """The score each ``-m`` name stands for: itself when it is a score (``sari``, ``sari-add``);
+    every sub-score of a metric whose name is none of its scores (``qe``: its features)."""
+    reported: list[str] = []
+    for name in names:
+        cls = registry.metric_class(name)
+        subs = list(cls.score_names())
+        reported.extend(subs if name == cls.name and name not in subs else [name])
+    return list(dict.fromkeys(reported))
+
+
 def compute_scores(
     registry: Registry,
     dataset: Dataset,
@@ -71,7 +82,7 @@ def compute_scores(
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
-    wanted = list(dict.fromkeys(name for name, _ in parse_metric_specs(specs)))
+    wanted = _reported_names(registry, [name for name, _ in parse_metric_specs(specs)])
     refs = None
     sources, outputs = dataset.sources, dataset.outputs
     if any(r.metric.requires_references for r in requests):
