@@ -73,3 +73,54 @@ def test_meta_evaluate_a_metric_whose_name_is_none_of_its_scores(data_dir):
     records = json.loads(result.stdout)
     assert [r["metric"] for r in records] == list(QualityEstimation.score_names())
     assert all(r["n"] == 600 and -1 <= r["r"] <= 1 for r in records)
+
+
+@pytest.fixture
+def hostile_documents(tmp_path):
+    ids = ["\\input{|id}", "a|b\nc", "=HYPERLINK(1)", "-2+3"]
+    for name in ("orig", "sys"):
+        with (tmp_path / f"{name}.jsonl").open("w") as handle:
+            for i, doc_id in enumerate(ids):
+                handle.write(json.dumps({"id": doc_id, "text": f"the cat sat on mat {i} ."}) + "\n")
+    return tmp_path
+
+
+def test_latex_escapes_backslashes_and_braces_from_ids(hostile_documents):
+    result = run("evaluate", "--orig", hostile_documents / "orig.jsonl", "--sys", hostile_documents / "sys.jsonl",
+                 "-m", "fkgl", "--sentence-level", "--format", "latex")
+    assert result.exit_code == 0, result.output
+    assert r"\input{" not in result.stdout
+    assert r"\textbackslash{}input\{|id\} &" in result.stdout
+    assert "a|b c &" in result.stdout  # the line break inside the id does not end the row
+
+
+def test_markdown_rows_survive_pipes_and_newlines_in_ids(hostile_documents):
+    result = run("evaluate", "--orig", hostile_documents / "orig.jsonl", "--sys", hostile_documents / "sys.jsonl",
+                 "-m", "fkgl", "--sentence-level", "--format", "markdown")
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 + 4 and all(line.count(" | ") == 1 for line in lines[2:])
+    assert lines[3].startswith(r"| a\|b c | ")
+
+
+def test_csv_text_cells_are_not_formulas_but_numbers_stay_numbers(hostile_documents):
+    result = run("evaluate", "--orig", hostile_documents / "orig.jsonl", "--sys", hostile_documents / "sys.jsonl",
+                 "-m", "fkgl", "--sentence-level", "--format", "csv")
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert [row[0] for row in rows[1:]] == ["\\input{|id}", "a|b\nc", "'=HYPERLINK(1)", "'-2+3"]
+    assert all(float(row[1]) == float(row[1]) for row in rows[1:])  # scores stay plain numbers
+    assert not any(row[1].startswith("'") for row in rows[1:])
+
+
+def test_report_markdown_escapes_html_in_system_names(tmp_path):
+    (tmp_path / "orig.txt").write_text("the cat sat on the mat .\n")
+    hostile = tmp_path / "<img src=x onerror=alert(1)>.txt"
+    hostile.write_text("the cat sat .\n")
+    result = run("report", "--orig", tmp_path / "orig.txt", "--sys", hostile, "-m", "fkgl", "--format", "markdown")
+    assert result.exit_code == 0, result.output
+    import re
+
+    assert not re.search(r"(?<!\\)<img", result.stdout)  # every "<" escaped, in the table and the samples
+    assert r"\<img src=x onerror=alert(1)\>.txt" in result.stdout
