@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from simpeval.errors import UsageError
+from simpeval.errors import PluginError, UsageError
 from simpeval.store import StatsStore
 
 if TYPE_CHECKING:
@@ -89,12 +89,34 @@ def score_remote(
             )
         kept.bind_store(_WORKER.store)
         local.append(kept)
-    return score_batch(local, tasks, batch)
+    try:
+        return score_batch(local, tasks, batch)
+    except UsageError:
+        raise
+    except Exception as exc:  # a plugin's bug: named here, where its frames still are
+        from simpeval.cli.faults import fault_message
+
+        owners = {type(m).__module__.split(".")[0]: (f'plugin "{m.provided_by[2]}" ({m.provided_by[0]} '
+                                                     f'{m.provided_by[1]})', m.provided_by[0], m.provided_by[2])
+                  for m in local if m.provided_by[0] != "simpeval"}
+        message = fault_message(exc, owners)
+        if message is None:
+            raise
+        raise PluginError(message) from None
 
 
 def _failed(batch: Batch, exc: BaseException) -> Exception:
-    if isinstance(exc, UsageError):
+    if isinstance(exc, (UsageError, PluginError)):
         return exc
+    from concurrent.futures.process import BrokenProcessPool
+    from pickle import PicklingError
+
+    if isinstance(exc, BrokenProcessPool):
+        return UsageError(f"a worker process died while scoring {batch.describe()} (killed, or out of memory): "
+                          "run again with fewer --jobs, or without --jobs")
+    if isinstance(exc, PicklingError) or "pickle" in str(exc):
+        return UsageError(f"a metric cannot be sent to worker processes ({type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())}): run it without --jobs")
     error = RuntimeError(f"{batch.describe()} failed after {RETRIES + 1} tries: {type(exc).__name__}: {exc}")
     error.__cause__ = exc
     return error
@@ -141,7 +163,7 @@ class ProcessExecutor:
                 exc = future.exception()
                 if exc is None:
                     yield batch, future.result()
-                elif tries < RETRIES and not isinstance(exc, UsageError):
+                elif tries < RETRIES and not isinstance(exc, (UsageError, PluginError)) and not _broken(exc):
                     pending[pool.submit(score_remote, metrics, signatures, tasks, batch)] = (batch, tasks, tries + 1)
                 else:
                     for other in pending:
@@ -151,6 +173,13 @@ class ProcessExecutor:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+
+def _broken(exc: BaseException) -> bool:
+    """Whether ``exc`` says the process pool itself is gone (a retry on it would fail at once)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(exc, BrokenProcessPool)
 
 
 class DaskExecutor:

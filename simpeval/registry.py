@@ -372,6 +372,8 @@ def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
         raise TypeError(f"{cls!r} is not a simpeval.Metric subclass")
     if not cls.name:
         raise TypeError(f"metric class {cls.__qualname__} has no name")
+    if not isinstance(cls.name, str):
+        raise TypeError(f"metric class {cls.__qualname__} has the name {cls.name!r}, not a string: name it in quotes")
     for score in cls.score_names():
         owner = registry.sub_score_owner(score)
         if owner is not None:

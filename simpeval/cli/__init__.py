@@ -34,6 +34,15 @@ class SimpevalGroup(click.Group):
             return super().invoke(ctx)
         except UsageError as exc:
             raise OneLineError(str(exc)) from None
+        except click.ClickException:
+            raise
+        except Exception as exc:  # a plugin's bug is one line naming it (simpeval.cli.faults)
+            from simpeval.cli.faults import as_plugin_fault
+
+            fault = as_plugin_fault(exc, getattr(ctx.find_root().obj, "_registry", None))
+            if fault is None:
+                raise
+            raise fault from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name, command, rest = super().resolve_command(ctx, args)
