@@ -439,8 +439,13 @@ def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[s
 
         state = torch.load(str(located), map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001  (torch and safetensors raise many kinds for a bad file)
-        reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
-        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from exc
+        import pickle
+
+        if isinstance(exc, pickle.UnpicklingError):  # its message advises weights_only=False: never repeat that
+            reason = "it holds pickled objects other than tensors, which simpeval never unpickles (they could run code)"
+        else:
+            reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from None
     if not isinstance(state, dict):
         raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
     return state

@@ -124,3 +124,41 @@ def test_report_markdown_escapes_html_in_system_names(tmp_path):
 
     assert not re.search(r"(?<!\\)<img", result.stdout)  # every "<" escaped, in the table and the samples
     assert r"\<img src=x onerror=alert(1)\>.txt" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["evaluate"], ["report", "--format", "markdown"]])
+def test_a_negative_seed_is_one_line(three_items, command):
+    result = run(*command, "--orig", three_items / "orig.txt", "--sys", three_items / "a.txt",
+                 "--sys", three_items / "b.txt", "-m", "fkgl", "--paired-bs", "--seed", "-1")
+    assert result.exit_code == 2
+    assert "Invalid value for '--seed': -1 is not in the range x>=0." in result.output
+    assert "Traceback" not in result.output
+
+
+def test_mathtext_in_a_system_file_name_is_drawn_as_written(tmp_path):
+    (tmp_path / "orig.txt").write_text("the cat sat on the mat .\nit was a sunny day .\n")
+    hostile = tmp_path / "$\\frac{1}{$.txt"  # mathtext that does not even parse
+    hostile.write_text("the cat sat .\nit was sunny .\n")
+    result = run("report", "--orig", tmp_path / "orig.txt", "--sys", hostile, "-m", "fkgl",
+                 "-o", tmp_path / "report.html")
+    assert result.exit_code == 0, result.output
+    html = (tmp_path / "report.html").read_text()
+    assert "\\frac" in html  # the name is in the page as text
+
+
+def test_a_blocked_pickle_never_advises_weights_only_false(tmp_path):
+    import pickle
+    from fractions import Fraction
+
+    import torch
+
+    from simpeval import models
+    from simpeval.errors import UsageError
+
+    path = tmp_path / "weights.pt"  # any object besides tensors (a Fraction here) is refused by weights_only=True
+    torch.save({"layer": torch.zeros(2), "extra": Fraction(1, 3)}, path, pickle_module=pickle)
+    with pytest.raises(UsageError) as caught:
+        models.load_torch_state(path)
+    message = str(caught.value)
+    assert "weights_only" not in message and "which simpeval never unpickles" in message
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__

@@ -38,7 +38,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Permutation-test resamples.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Bootstrap resamples for 95%% confidence intervals of r (0: none).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling tests.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling tests.")
 @click.option("--scores", "score_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="CSV of per-item metric scores keyed by the dataset's item keys (repeatable).")
 @click.option("--score-columns", default=None, help="Only these --scores columns (simpeval names, comma-separated).")

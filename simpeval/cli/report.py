@@ -28,7 +28,7 @@ FORMATS = ("html", "markdown")
               help="Sub-score that picks the best and worst samples (default: the first metric).")
 @click.option("--samples", "n_samples", type=click.IntRange(min=0), default=5, show_default=True,
               help="Random, best and worst items shown, each.")
-@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test and random samples.")
+@click.option("--seed", type=click.IntRange(min=0), default=12345, show_default=True, help="Seed of the paired test and random samples.")
 @click.option("--title", default="simpeval report", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,

@@ -20,6 +20,8 @@ def _seeds(ctx, param, value: str) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
     if not seeds:
         raise click.BadParameter("give at least one seed")
+    if any(seed < 0 for seed in seeds):
+        raise click.BadParameter(f"seeds are non-negative integers, got {value!r}")
     return seeds
 
 
