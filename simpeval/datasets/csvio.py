@@ -12,22 +12,18 @@ from simpeval.errors import UsageError
 
 
 def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
-    """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing
-    or there is no row at all (every reader needs at least one)."""
+    """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
             missing = [c for c in required if c not in (reader.fieldnames or [])]
             if missing:
                 raise UsageError(f"{path} lacks column(s) {', '.join(missing)}: is it the right file?")
-            rows = list(reader)
+            return list(reader)
     except OSError as exc:
         raise UsageError(f"cannot read data file {path}: {exc.strerror}: fix its permissions or re-fetch it") from None
     except (UnicodeDecodeError, csv.Error) as exc:
         raise UsageError(f"{path} is not a UTF-8 CSV file ({exc}): replace it with the released file") from None
-    if not rows:
-        raise UsageError(f"{path} has a header but no rows: replace it with the released file")
-    return rows
 
 
 def numbers(rows: list[dict[str, str]], column: str, path: Path) -> np.ndarray:

@@ -14,6 +14,6 @@ def test_a_header_only_ratings_file_is_one_line(tmp_path):
                            "-o", str(tmp_path / "out")], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert done.returncode == 2
-    assert done.stderr.strip() == (f"Error: {tmp_path / 'simpeval' / 'simpeval_past.csv'} has a header but no rows: "
-                                   "replace it with the released file")
+    assert done.stderr.strip() == (f"Error: {tmp_path / 'simpeval' / 'simpeval_past.csv'}: no rated outputs in dataset "
+                                   '"simpeval-past": replace the file(s) with the released ones')
     assert not (tmp_path / "out").exists()
