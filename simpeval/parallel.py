@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import threading
+from concurrent.futures import CancelledError
 import time
 import uuid
 from collections.abc import Iterator, Sequence
@@ -226,6 +227,10 @@ class DaskExecutor:
                 done, pending = wait(pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
             except TimeoutError:
                 done = set()
+            except CancelledError:  # distributed's FuturesCancelledError: the connection was lost
+                for other in futures:
+                    other.cancel()
+                raise self._lost("its tasks were cancelled") from None
             for future in done:
                 batch = futures[future]
                 if future.status != "finished":

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 
 import pytest
 from click.testing import CliRunner
 
+import simpeval
 from simpeval import parallel
+from simpeval.errors import UsageError
 from simpeval.cli import cli
 from simpeval.cli.parallel import max_jobs
 
@@ -81,3 +84,41 @@ def test_a_scheduler_without_workers_is_one_line_not_a_hang(texts, monkeypatch):
     assert result.exit_code == 2
     assert result.output.strip() == (f"Error: the Dask scheduler at {cluster.scheduler_address} has had no worker for "
                                      f"1 s: start workers (dask worker {cluster.scheduler_address}) or use --dask local")
+
+
+class Slow(simpeval.Metric):
+    """A metric that takes a while per batch, so a run is still going when its scheduler goes away."""
+
+    name = "slow"
+
+    def score_sentences(self, sources, outputs, references=None):
+        time.sleep(0.3)
+        return {"slow": [0.0 for _ in outputs]}
+
+
+class SlowPlugin:
+    @simpeval.hookimpl
+    def simpeval_register_metrics(self):
+        return [Slow]
+
+
+def test_a_scheduler_lost_mid_run_is_one_line(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    from simpeval.registry import load_registry
+    from simpeval.runner import evaluate as run_evaluation
+    from simpeval.runner import resolve_metrics
+
+    monkeypatch.setattr(parallel, "POLL_SECONDS", 0.2)
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol="tcp",
+                                       dashboard_address=":0")
+    executor = parallel.DaskExecutor(cluster.scheduler_address)
+    requests = resolve_metrics(load_registry(autoload=False, plugins=[SlowPlugin()]), ["slow"])
+    stopper = threading.Timer(1.5, cluster.close)
+    stopper.start()
+    try:
+        with pytest.raises(UsageError, match=r"^lost the Dask scheduler at tcp://\S+ during the run \(.+\): restart "
+                                             r"it and run again \(batches already scored are in the cache\)$"):
+            run_evaluation(requests, ["a b"] * 40, ["a"] * 40, batch_size=1, executor=executor)
+    finally:
+        stopper.join()
+        threading.Thread(target=executor.close, daemon=True).start()  # closing a client whose scheduler is gone may wait
