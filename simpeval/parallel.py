@@ -213,7 +213,7 @@ class DaskExecutor:
         self.workers = max(workers, sum(self._client.nthreads().values()))
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]:
-        from distributed import wait
+        from distributed import as_completed
 
         signatures = [metric.signature() for metric in metrics]
         futures = {}
@@ -221,28 +221,24 @@ class DaskExecutor:
             future = self._client.submit(score_remote, metrics, signatures, tasks, batch,
                                          retries=RETRIES, pure=False, key=f"simpeval-batch-{batch.index}-{uuid.uuid4().hex}")
             futures[future] = batch
-        pending, idle_since = set(futures), None
-        while pending:
-            try:
-                done, pending = wait(pending, timeout=POLL_SECONDS, return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                done = set()
-            except CancelledError:  # distributed's FuturesCancelledError: the connection was lost
-                for other in futures:
-                    other.cancel()
-                raise self._lost("its tasks were cancelled") from None
-            for future in done:
+        watchdog = _Watchdog(self, list(futures))
+        try:
+            for future in as_completed(futures):
                 batch = futures[future]
                 if future.status != "finished":
                     exc = future.exception() if future.status == "error" else None
                     for other in futures:
                         other.cancel()
+                    if watchdog.problem is not None:
+                        raise watchdog.problem
                     if exc is None:  # cancelled or lost: the scheduler or its workers went away
                         raise self._lost(f"{batch.describe()} was {future.status}")
                     raise _failed(batch, exc)
                 yield batch, future.result()
-            if not done:
-                idle_since = self._check_workers(idle_since)
+        except CancelledError:  # distributed's FuturesCancelledError: the connection was lost
+            raise (watchdog.problem or self._lost("its tasks were cancelled")) from None
+        finally:
+            watchdog.stop()
 
     def _check_workers(self, idle_since: float | None) -> float | None:
         """Between waits: one line when the scheduler is gone, or has had no worker for
@@ -273,6 +269,34 @@ class DaskExecutor:
 
 POLL_SECONDS = 2.0
 """How often a Dask run that is waiting checks that its scheduler and workers are still there."""
+
+
+class _Watchdog:
+    """Beside a Dask run: every :data:`POLL_SECONDS`, checks that the scheduler is there and has
+    workers (:meth:`DaskExecutor._check_workers`); when not, records the one-line error and cancels
+    the run's futures, so the waiting loop wakes up and raises it instead of waiting for ever."""
+
+    def __init__(self, executor: DaskExecutor, futures: list[Any]) -> None:
+        self.problem: UsageError | None = None
+        self._executor, self._futures = executor, futures
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="simpeval-dask-watchdog", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        idle_since = None
+        while not self._stopped.wait(POLL_SECONDS):
+            try:
+                idle_since = self._executor._check_workers(idle_since)
+            except UsageError as exc:
+                self.problem = exc
+                for future in self._futures:
+                    future.cancel()
+                return
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._futures = []
 
 
 class _Late(TimeoutError):
