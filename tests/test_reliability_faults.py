@@ -35,7 +35,7 @@ def make(stage):
             if stage == "check":
                 raise RuntimeError("check broken")
 
-        def score_sentences(self, sources, outputs, references=None):
+        def _score_items(self, sources, outputs, references=None):
             if stage == "sentences":
                 raise RuntimeError("sentences broken")
             if stage == "dies":
@@ -43,10 +43,10 @@ def make(stage):
             return {self.name: [1.0 for _ in outputs]}
 
     if stage == "corpus":
-        def score_corpus(self, sources, outputs, references=None):
+        def _score_corpus(self, sources, outputs, references=None):
             raise RuntimeError("corpus broken")
 
-        Raiser.score_corpus = score_corpus
+        Raiser._score_corpus = _score_corpus
         Raiser.corpus_level = True
     return Raiser
 
@@ -54,7 +54,7 @@ def make(stage):
 class FortyTwo(simpeval.Metric):
     name = 42
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {42: [1.0 for _ in outputs]}
 
 

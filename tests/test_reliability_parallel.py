@@ -91,7 +91,7 @@ class Slow(simpeval.Metric):
 
     name = "slow"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         time.sleep(0.3)
         return {"slow": [0.0 for _ in outputs]}
 

@@ -83,7 +83,10 @@ def compute_scores(
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
-    wanted = _reported_names(registry, [name for name, _ in parse_metric_specs(specs)])
+    # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk); a metric
+    # whose name is none of its scores (qe) stands for its sub-scores
+    wanted = _reported_names(registry, [registry.resolve(name, options, preset, warn=False)[0]
+                                        for name, options in parse_metric_specs(specs)])
     refs = None
     sources, outputs = dataset.sources, dataset.outputs
     if any(r.metric.requires_references for r in requests):
