@@ -90,6 +90,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     if request.settings.correlation in ("wmt-kendall", "lens-kendall") and groups is None:
         correlation = request.settings.correlation
         raise UsageError(f"{correlation} compares outputs of the same source: use it with --level sentence")
+    average_keys = _average_keys(request, dataset)
     if request.settings.correlation == "wmt-kendall":
         selection = dataset.human_scores(aspect, raw=True)
     if request.settings.correlation == "lens-kendall":
@@ -98,11 +99,27 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         selection = dataset.ratings(aspect).matrix()
     try:
         result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
-                               groups=groups, selection=selection)
+                               groups=groups, selection=selection, average_keys=average_keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     result.warnings[:0] = warnings
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
+
+
+def _average_keys(request: Request, dataset: Dataset) -> list[str] | None:
+    """Each item's group for ``--average-by``: its source (item) or its system; None for ``none``."""
+    settings = request.settings
+    if settings.correlation == "pairwise-accuracy" and request.level != "system":
+        raise UsageError("pairwise-accuracy orders systems: use it with --level system "
+                         "(at sentence level, acc23 is the pairwise accuracy of items)")
+    if settings.average_by == "none":
+        return None
+    if request.level != "sentence":
+        raise UsageError(f"--average-by {settings.average_by} groups sentence scores: "
+                         "use it with --level sentence, or drop it")
+    if settings.average_by == "item":
+        return [item.source for item in dataset.items]
+    return [item.system for item in dataset.items]
 
 
 def _gather_scores(
