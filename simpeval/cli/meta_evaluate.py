@@ -43,6 +43,9 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="acc23-opt: share of item pairs the threshold search considers, drawn with --seed (1: all).")
 @click.option("--significance", type=click.Choice(SIGNIFICANCE_TESTS), default=None,
               help="Pairwise test (default: williams for Pearson, permutation otherwise).")
+@click.option("--rank", is_flag=True,
+              help="Rank metrics into significance clusters (WMT's rule: a metric starts a new cluster when it is "
+                   "significantly worse than one in the current cluster); a rank column in every format.")
 @click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Permutation-test resamples.")
@@ -65,7 +68,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
 def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, average_by,
-                  tie_epsilon, tie_sample, significance,
+                  tie_epsilon, tie_sample, significance, rank,
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
@@ -99,7 +102,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         ties=ties,
         settings=Settings(correlation=correlation, significance=significance, alpha=alpha,
                           resamples=resamples, bootstrap=bootstrap, average_by=average_by,
-                          tie_epsilon=tie_epsilon, tie_sample=tie_sample, tie_seed=seed),
+                          tie_epsilon=tie_epsilon, tie_sample=tie_sample, tie_seed=seed, rank=rank),
         scores=list(score_paths),
         score_columns=[c.strip() for c in score_columns.split(",")] if score_columns else None,
         preset=preset,

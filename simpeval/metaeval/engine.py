@@ -24,6 +24,7 @@ import numpy as np
 
 from simpeval.metaeval import grouped, stats, ties
 from simpeval.metaeval.splits import Split
+from simpeval.ranks import cluster_ranks
 
 
 # correlations of :mod:`~simpeval.metaeval.ties` (no p-value; acc23-opt also reports its threshold)
@@ -95,6 +96,7 @@ class Settings:
     tie_epsilon: float = 0.0  # kendall-23, acc23: metric differences up to this are ties
     tie_sample: float = 1.0  # acc23-opt: share of pairs considered (1.0: all)
     tie_seed: int = 0  # acc23-opt: seed of that sample (the same pairs for every metric)
+    rank: bool = False  # --rank: significance clusters (simpeval.ranks), one rank per metric and split
 
 
 Correlator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[float, float, dict]]
@@ -214,6 +216,8 @@ def meta_evaluate(
         if settings.significance == "williams":
             raise ValueError("the Williams test is for one Pearson correlation, not an average: "
                              "use --significance permutation with --average-by")
+    if settings.rank and settings.significance == "none":
+        raise ValueError("--rank groups metrics by significance: pick --significance williams or permutation")
     human = np.asarray(human, dtype=float)
     groups_arr = None if groups is None else np.asarray(groups)
     keys = None if settings.average_by == "none" or average_keys is None else np.asarray(average_keys)
@@ -253,6 +257,11 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
         tested = rec.metric in signs
         beaten = np.nan_to_num(p_matrix[:, i], nan=1.0) < settings.alpha
         rec.winner = tested and not beaten.any()
+    if settings.rank:
+        # the order the significance tests use: correlations oriented so that higher is better
+        oriented = [rec.r * signs[rec.metric] if rec.metric in signs else np.nan for rec in records]
+        for rec, rank in zip(records, cluster_ranks(oriented, p_matrix, settings.alpha)):
+            rec.rank = rank
     return records, SplitSignificance(names, p_matrix)
 
 

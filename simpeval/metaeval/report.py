@@ -104,9 +104,11 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
     # a metric undefined on some items (a sparse --scores column) is correlated on fewer
     # than the split's N items: its cell says so (CSV: an "n (split)" column after the split)
     short = {s for s in splits if any(result.record(m, s).n != sizes[s] for m in result.metrics)}
+    ranked = report.request.settings.rank
     columns = ["metric"]
     for s in splits:
-        columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else [])]
+        columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else []),
+                    *([f"rank ({s})"] if ranked else [])]
     rows, emphasis = [], []
     for i, metric in enumerate(result.metrics):
         row: list = [metric]
@@ -120,10 +122,15 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
                 row.append(f"{format_cell(rec.r, digits)} (n={rec.n})")
             else:
                 row.append(rec.r)
+            if ranked:
+                row.append("" if rec.rank is None else rec.rank)
         rows.append(row)
     text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
     settings, *signatures = provenance(report)
     winners = "not significantly outperformed by any other metric"
+    if ranked:
+        winners += ("; rank: significance cluster (a metric starts a new cluster when significantly worse "
+                    "than one in the current cluster, as WMT ranks metrics)")
     if fmt == "table":
         return "\n".join([f"# {settings}", text + f"* = {winners}", *(f"# {s}" for s in signatures)]) + "\n"
     if fmt == "markdown":
