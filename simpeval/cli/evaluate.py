@@ -23,6 +23,8 @@ from simpeval.errors import UsageError
 @click.option("--sys-dir", default=None, type=click.Path(file_okay=False), help="Compare every file in this directory (sorted by name) as a system.")
 @click.option("--paired-bs", is_flag=True, help="Paired bootstrap resampling of each system against the first (1,000 resamples).")
 @click.option("--paired-ar", is_flag=True, help="Paired approximate randomization of each system against the first (10,000 trials).")
+@click.option("--all-pairs", is_flag=True, help="Compare every pair of systems (paired bootstrap, t-test on sentence scores, win/tie/loss; with --paired-ar also approximate randomization) and rank them into significance clusters per sub-score.")
+@click.option("--holm/--no-holm", default=True, show_default=True, help="--all-pairs: rank on Holm-corrected p-values.")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
@@ -39,7 +41,8 @@ from simpeval.errors import UsageError
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
+def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, all_pairs, holm, paired_n, seed,
+             data_dir,
              analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress,
              jobs, dask) -> None:
     """Score system outputs against their originals (and references)."""
@@ -55,6 +58,13 @@ def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, pai
         raise UsageError("documents are scored one system at a time: give one --sys per run")
     from simpeval.parallel import open_executor
 
+    if all_pairs:
+        from simpeval.cli.allpairs import run_all_pairs
+
+        with open_executor(jobs, dask) as executor:
+            run_all_pairs(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, holm, fmt,
+                          output, no_cache, cache_dir, batch_size, progress, executor)
+        return
     if len(sys_paths) > 1 or test is not None:
         with open_executor(jobs, dask) as executor:
             evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed,
