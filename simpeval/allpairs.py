@@ -37,6 +37,10 @@ from scipy import stats as _sp
 from simpeval import significance as sig
 from simpeval.ranks import cluster_ranks, holm
 
+# Holm over P pairs can only reject when the smallest p-value, 1 / (N + 1) for N resamples, is below
+# alpha / P: 1,000 resamples (sacrebleu's default) cannot separate more than 7 systems at 0.05
+HOLM_BOOTSTRAP = 10000
+
 
 @dataclass(frozen=True)
 class MetricStatistics:
@@ -96,6 +100,53 @@ class AllPairs:
     seed: int = 12345
     alpha: float = 0.05
     holm: bool = True
+
+    def note(self) -> str:
+        """How the ranks were made, in one sentence."""
+        correction = "Holm-corrected over all pairs" if self.holm else "uncorrected"
+        return (f"rank: significance cluster by paired bootstrap ({self.n_bootstrap} resamples, seed {self.seed}, "
+                f"p < {self.alpha} {correction}; a system starts a new cluster when significantly worse than one "
+                "in the current cluster, as WMT ranks)")
+
+
+def ranking_rows(result: AllPairs) -> tuple[list[str], list[list]]:
+    """One row per system (best first by the first sub-score): per sub-score its rank and ``score (low-high)``."""
+    subs = list(result.rankings)
+    by_system = {sub: {row.system: row for row in result.rankings[sub]} for sub in subs}
+    rows = []
+    for system in (row.system for row in result.rankings[subs[0]]):
+        row: list = [system]
+        for sub in subs:
+            r = by_system[sub][system]
+            row += [r.rank, f"{r.score:.2f} ({r.low:.2f}-{r.high:.2f})"]
+        rows.append(row)
+    return ["system", *(c for sub in subs for c in (f"rank ({sub})", f"{sub} (95% CI)"))], rows
+
+
+def pair_rows(result: AllPairs, sub: str) -> tuple[list[str], list[list]]:
+    """One row per pair of systems on sub-score ``sub``."""
+    columns = ["A", "B", "A - B", "p bootstrap", *(["p Holm"] if result.holm else []),
+               *(["p AR"] if result.n_ar else []), "p t-test", "A wins", "ties", "B wins"]
+    rows = [[p.first, p.second, p.delta, p.p_bootstrap, *([p.p_holm] if result.holm else []),
+             *([p.p_ar] if result.n_ar else []), p.p_ttest, p.wins, p.ties, p.losses] for p in result.pairs[sub]]
+    return columns, rows
+
+
+def gather_statistics(requests, sources: Sequence[str], systems, references, comparison) -> list[MetricStatistics]:
+    """Each metric's per-system statistics and sentence scores, from a comparison scored with sentence scores
+    (:func:`simpeval.compare.compare_systems`): what ``--paired-bs`` resamples."""
+    from simpeval.compare import _statistics
+
+    out = []
+    for request in requests:
+        gathered = [_statistics(request, sources, outputs, references, system.result)
+                    for (_, outputs), system in zip(systems, comparison.systems)]
+        report = list(request.report)
+        sentence = [np.array([system.result.sentence_scores.get(sub, [np.nan] * len(sources)) for sub in report],
+                             dtype=float).T for system in comparison.systems]
+        out.append(MetricStatistics(report, [comparison.higher_is_better[sub] for sub in report],
+                                    [stats for stats, _ in gathered], gathered[0][1], sentence))
+    return out
 
 
 def paired_ttest(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:

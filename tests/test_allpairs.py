@@ -135,3 +135,19 @@ def test_all_pairs_needs_two_systems(data_dir):
     result = CliRunner().invoke(cli, ["evaluate", "-t", "turkcorpus_test", "--data-dir", str(data_dir), "-m", "fkgl",
                                       "--all-pairs", "--sys", str(data_dir / "system_outputs/turkcorpus/test/ACCESS")])
     assert result.exit_code == 2 and "two or more" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_report_all_pairs_section(data_dir, tmp_path, fmt):
+    from simpeval.cli import cli
+
+    out = tmp_path / f"report.{fmt}"
+    args = ["report", "-t", "turkcorpus_test", "--data-dir", str(data_dir), "-m", "bleu,fkgl", "--all-pairs",
+            "--paired-n", "1000", "--samples", "0", "--format", fmt, "-o", str(out),
+            *(x for name in SYSTEMS for x in ("--sys", str(data_dir / "system_outputs/turkcorpus/test" / name)))]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "All pairs of systems" in text and "rank (fkgl)" in text and "Holm-corrected" in text
+    # Hybrid has the lowest FKGL: first in the FKGL column's cluster 1, last in BLEU
+    assert text.count("Hybrid") >= 3

@@ -19,17 +19,14 @@ import click
 
 from simpeval.errors import UsageError
 
-# Holm over P pairs can only reject when the smallest p-value, 1 / (N + 1) for N resamples, is below
-# alpha / P: 1,000 resamples (sacrebleu's default) cannot separate more than 7 systems at 0.05
-HOLM_BOOTSTRAP = 10000
-PLAIN_BOOTSTRAP = 1000
+PLAIN_BOOTSTRAP = 1000  # sacrebleu's default, without Holm's correction
 ALL_PAIRS_AR = 1000
 
 
 def run_all_pairs(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, holm, fmt, output,
                   no_cache, cache_dir, batch_size, progress, executor=None) -> None:
     """Score the systems, compare every pair and print the ranking (see the module docstring)."""
-    from simpeval.allpairs import compare_all_pairs
+    from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
     from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
@@ -62,25 +59,6 @@ def run_all_pairs(orig_path, sys_paths, refs_paths, metric_specs, preset, test, 
             click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
 
 
-def gather_statistics(requests, sources: Sequence[str], systems, references, comparison) -> list:
-    """Each metric's per-system statistics and sentence scores (what ``--paired-bs`` resamples)."""
-    import numpy as np
-
-    from simpeval.allpairs import MetricStatistics
-    from simpeval.compare import _statistics
-
-    out = []
-    for request in requests:
-        gathered = [_statistics(request, sources, outputs, references, system.result)
-                    for (_, outputs), system in zip(systems, comparison.systems)]
-        report = list(request.report)
-        sentence = [np.array([system.result.sentence_scores.get(sub, [np.nan] * len(sources)) for sub in report],
-                             dtype=float).T for system in comparison.systems]
-        out.append(MetricStatistics(report, [comparison.higher_is_better[sub] for sub in report],
-                                    [stats for stats, _ in gathered], gathered[0][1], sentence))
-    return out
-
-
 def records(result) -> dict:
     """The JSON payload: settings, rankings and pairs per sub-score."""
     return {
@@ -95,7 +73,7 @@ def records(result) -> dict:
 def format_all_pairs(result, signatures: dict[str, str], fmt: str) -> str:
     """``result`` in ``fmt`` (see the module docstring)."""
     from simpeval.jsontext import dumps
-    from simpeval.tables import format_cell, render
+    from simpeval.tables import render
 
     if fmt == "json":
         return dumps({**records(result), "signatures": signatures}, indent=2) + "\n"
@@ -104,27 +82,12 @@ def format_all_pairs(result, signatures: dict[str, str], fmt: str) -> str:
         columns = ["metric", "rank", "system", "score", "mean", "low", "high"]
         rows = [[getattr(row, c) for c in columns] for sub in subs for row in result.rankings[sub]]
         return render(columns, rows, "csv")
-    by_system = {sub: {row.system: row for row in result.rankings[sub]} for sub in subs}
-    order = [row.system for row in result.rankings[subs[0]]]
-    rows = []
-    for system in order:
-        row = [system]
-        for sub in subs:
-            r = by_system[sub][system]
-            row += [r.rank, f"{format_cell(r.score, 2)} ({r.low:.2f}-{r.high:.2f})"]
-        rows.append(row)
-    columns = ["system", *(c for sub in subs for c in (f"rank ({sub})", f"{sub} (95% CI)"))]
-    correction = "Holm-corrected over all pairs" if result.holm else "uncorrected"
-    lines = [render(columns, rows, fmt),
-             f"rank: significance cluster by paired bootstrap ({result.n_bootstrap} resamples, seed {result.seed}, "
-             f"p < {result.alpha} {correction}; a system starts a new cluster when significantly worse than one in "
-             "the current cluster, as WMT ranks)", ""]
+    from simpeval.allpairs import pair_rows, ranking_rows
+
+    columns, rows = ranking_rows(result)
+    lines = [render(columns, rows, fmt), result.note(), ""]
     for sub in subs:
-        columns = ["A", "B", "A - B", "p bootstrap", *(["p Holm"] if result.holm else []),
-                   *(["p AR"] if result.n_ar else []), "p t-test", "A wins", "ties", "B wins"]
-        rows = [[p.first, p.second, p.delta, p.p_bootstrap, *([p.p_holm] if result.holm else []),
-                 *([p.p_ar] if result.n_ar else []), p.p_ttest, p.wins, p.ties, p.losses]
-                for p in result.pairs[sub]]
+        columns, rows = pair_rows(result, sub)
         lines += [f"pairs on {sub} (t-test and win/tie/loss on sentence scores, per item):",
                   render(columns, rows, fmt, digits=4), ""]
     return "\n".join(lines)
