@@ -45,6 +45,7 @@ class Request:
     cache: ScoreCache | None = None
     progress: bool = False
     executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
+    item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test"
 
 
 @dataclass
@@ -73,6 +74,8 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     references = request.references or dataset.default_references
     systems = list(dict.fromkeys(item.system for item in dataset.items)) if request.level == "system" else None
     scores, signatures, warnings = _gather_scores(registry, request, dataset, references, systems)
+    if request.item_split is not None:
+        human = _only_split(dataset, human, request.item_split)
     if systems is None:
         unit_human = human
         unit_types = [item.system_type for item in dataset.items]
@@ -104,6 +107,17 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         raise UsageError(str(exc)) from None
     result.warnings[:0] = warnings
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
+
+
+def _only_split(dataset: Dataset, human: np.ndarray, split: str) -> np.ndarray:
+    """``human`` with the items outside ``split`` set to nan (so no correlation counts them)."""
+    splits = dataset.item_splits()
+    if splits is None:
+        raise UsageError(f"{dataset.name} declares no train/validation/test splits: drop the split, "
+                         "or use a dataset that declares them")
+    if split not in splits:
+        raise UsageError(f'{dataset.name} has no "{split}" split: choose one of {", ".join(sorted(set(splits)))}')
+    return np.where(np.asarray(splits) == split, human, np.nan)
 
 
 def _average_keys(request: Request, dataset: Dataset) -> list[str] | None:
