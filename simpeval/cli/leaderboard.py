@@ -15,6 +15,8 @@ FORMATS = ("markdown", "html", "json")
 @click.command("leaderboard")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[,NAME...]",
               help="Metrics (default: every installed metric whose plugin loaded and whose weights are present).")
+@click.option("--no-neural", is_flag=True,
+              help="Leave neural metrics out of the default list (CPU time); the page names them.")
 @click.option("--dataset", "datasets", multiple=True, metavar="NAME",
               help="Only these datasets (repeatable; default: every registered one, missing ones listed).")
 @click.option("--correlation", type=click.Choice(("pearson", "spearman", "kendall", "kendall-23", "acc23")),
@@ -36,7 +38,7 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
 @parallel_options
-def leaderboard(metric_specs, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt, output,
+def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt, output,
                 record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
@@ -52,12 +54,15 @@ def leaderboard(metric_specs, datasets, correlation, significance, bootstrap, al
     reg = registry()
     for name in datasets:
         reg.dataset_class(name)  # an unknown name fails before any work
-    specs = [s.strip() for spec in metric_specs for s in spec.split(",") if s.strip()] or default_metrics(reg)
+    specs = [s.strip() for spec in metric_specs for s in spec.split(",") if s.strip()]
+    left_out = []
+    if not specs:
+        specs, left_out = default_metrics(reg, neural=not no_neural)
     for spec in specs:
         reg.metric_class(spec.split(":", 1)[0])
     plan = Plan(resolve_data_dir(data_dir), specs, list(datasets) or None, correlation,
                 significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
-                split)
+                split, left_out)
     show = sys.stderr.isatty() if progress is None else progress
     with open_executor(jobs, dask) as executor:
         cells, missing = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
@@ -72,13 +77,18 @@ def leaderboard(metric_specs, datasets, correlation, significance, bootstrap, al
     write_output(text, output)
 
 
-def default_metrics(registry) -> list[str]:
-    """Every metric whose plugin loaded and whose default weights are installed."""
-    names = []
+def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:
+    """Every metric whose plugin loaded and whose default weights are installed (neural ones only with
+    ``neural``), and the others with why they are left out."""
+    names, left_out = [], []
     for name, cls in sorted(registry.metrics.items()):
-        if not cls.missing_weights():
-            names.append(name)
-    return names
+        if cls.missing_weights():
+            left_out.append(f"{name} (weights not installed)")
+        elif cls.neural and not neural:
+            left_out.append(f"{name} (neural: left out by --no-neural, for CPU time)")
+        else:
+            names.extend(cls.score_names())  # every sub-score: meta-evaluate reports the score a spec names
+    return names, left_out
 
 
 def run_record(seconds: float, jobs: int, dask: str | None) -> list[str]:

@@ -104,8 +104,9 @@ def _settings(plan: Plan) -> str:
             f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}")
 
 
-def _notes(cells: list[Cell], missing: list[Missing]) -> list[str]:
+def _notes(cells: list[Cell], missing: list[Missing], plan: Plan) -> list[str]:
     notes = [f"{m.dataset}: missing. {m.reason}" for m in missing]
+    notes += [f"metric left out: {m}" for m in plan.left_out]
     for cell in cells:
         notes += [f"{cell.dataset} / {cell.aspect}: left out {s}" for s in cell.skipped]
     return list(dict.fromkeys(notes))
@@ -128,7 +129,7 @@ def render_markdown(cells: list[Cell], missing: list[Missing], plan: Plan, foote
         parts += [f"## {aspect}", "", render(columns, rows, "markdown")]
     parts += ["## Summary: mean rank over every dataset and aspect", "",
               render(["metric", "mean rank", "datasets x aspects"], summary_rows(cells), "markdown")]
-    notes = _notes(cells, missing)
+    notes = _notes(cells, missing, plan)
     if notes:
         parts += ["## Notes", "", *(f"- {n}" for n in notes), ""]
     parts += [*footer]
@@ -214,7 +215,7 @@ def render_html(cells: list[Cell], missing: list[Missing], plan: Plan, footer: l
         parts += [f"<h2>{escape(aspect)}</h2>", _html_table(columns, rows)]
     parts += ["<h2>Summary: mean rank</h2>",
               _html_table(["metric", "mean rank", "datasets x aspects"], summary_rows(cells))]
-    notes = _notes(cells, missing)
+    notes = _notes(cells, missing, plan)
     if notes:
         parts += ["<h2>Notes</h2><ul>", *(f"<li>{escape(n)}</li>" for n in notes), "</ul>"]
     parts += [*(f'<p class="meta">{escape(line)}</p>' for line in footer), "</main></body></html>"]

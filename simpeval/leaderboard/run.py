@@ -79,6 +79,7 @@ class Plan:
     alpha: float = 0.05
     seed: int = 0
     split: str | None = None  # "test": only items of declared test splits
+    left_out: list[str] = field(default_factory=list)  # installed metrics not on the board, with why
 
 
 def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = None,
