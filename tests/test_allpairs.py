@@ -25,7 +25,8 @@ def test_paired_ttest_equals_scipy():
     a[3], b[7] = np.nan, np.nan  # items missing on either side are left out of both
     keep = np.isfinite(a) & np.isfinite(b)
     expected = sp.ttest_rel(a[keep], b[keep])
-    assert paired_ttest(a, b) == (pytest.approx(expected.statistic, abs=1e-12), pytest.approx(expected.pvalue, abs=1e-12))
+    assert paired_ttest(a, b) == (pytest.approx(expected.statistic, abs=1e-12),
+                                  pytest.approx(expected.pvalue, abs=1e-12))
     assert np.isnan(paired_ttest(np.arange(9.0), np.arange(9.0) + 1)[1])  # differences without spread: no test
 
 
@@ -121,7 +122,8 @@ def test_all_pairs_command(data_dir):
     assert fkgl[0]["system"] == "Hybrid" and fkgl[0]["score"] == min(r["score"] for r in fkgl)  # lower is better
     assert all(r["low"] <= r["score"] <= r["high"] for r in fkgl)
     pairs = payload["pairs"]["fkgl"]
-    assert [(p["first"], p["second"]) for p in pairs] == [("ACCESS", "Dress"), ("ACCESS", "Hybrid"), ("Dress", "Hybrid")]
+    assert [(p["first"], p["second"]) for p in pairs] == [("ACCESS", "Dress"), ("ACCESS", "Hybrid"),
+                                                          ("Dress", "Hybrid")]
     for pair in pairs:
         assert pair["wins"] + pair["ties"] + pair["losses"] == pytest.approx(1.0)
         assert 0 < pair["p_ttest"] <= 1 and pair["p_holm"] >= pair["p_bootstrap"]

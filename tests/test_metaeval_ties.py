@@ -299,7 +299,8 @@ def test_structural_simplicity_thresholds_equal_mt_metrics_eval(data_dir, averag
 
 
 def test_table_names_the_averaging_and_thresholds(data_dir):
-    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", data_dir / PUBLISHED,
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+                 "--scores", data_dir / PUBLISHED,
                  "--score-columns", "bleu,fkgl", "--split", "none", "--correlation", "pearson", "--average-by", "item",
                  "--significance", "none")
     assert result.exit_code == 0, result.output
@@ -314,7 +315,8 @@ def test_table_names_the_averaging_and_thresholds(data_dir):
     (["--average-by", "system", "--correlation", "wmt-kendall"], "does its own pairing"),
 ])
 def test_bad_combinations_are_one_line_exit_2(data_dir, args, message):
-    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", data_dir / PUBLISHED,
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+                 "--scores", data_dir / PUBLISHED,
                  "--score-columns", "bleu", "--split", "none", *args)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from simpeval.ranks import cluster_ranks, holm
 from tests.test_metaeval_ties import PUBLISHED, run
@@ -53,7 +52,8 @@ def test_meta_evaluate_rank_column(data_dir):
 
 
 def test_rank_labels_the_plots(data_dir, tmp_path):
-    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "--scores", data_dir / PUBLISHED,
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+                 "--scores", data_dir / PUBLISHED,
                  "--score-columns", "bleu,fkgl", "--split", "none", "--rank", "--plots", tmp_path)
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scatter-bleu.png", "scatter-fkgl.png",

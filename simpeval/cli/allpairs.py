@@ -13,7 +13,6 @@ then one table of pairs per sub-score. ``json`` holds everything; ``csv`` holds 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
 import click
 

@@ -38,8 +38,8 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
 @parallel_options
-def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt, output,
-                record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
+def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt,
+                output, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry

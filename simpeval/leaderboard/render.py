@@ -149,7 +149,8 @@ CSS = """
 body { font: 15px/1.45 system-ui, sans-serif; color: #1d2330; margin: 0; background: #f5f6f8; }
 main { max-width: 1300px; margin: 0 auto; padding: 24px 28px 48px; background: #fff; }
 h2 { border-bottom: 2px solid #e3e6ec; } .meta { color: #5b6475; }
-table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; }
+table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-nums; display: block;
+        overflow-x: auto; }
 th, td { border: 1px solid #d9dde5; padding: 4px 9px; text-align: right; } th { background: #eef1f6; }
 td:first-child { text-align: left; font-weight: 600; } figure { margin: 0; } figure img { max-width: 100%; }
 """
