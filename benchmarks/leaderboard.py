@@ -14,9 +14,13 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# simpq is installed in the shared development environment from another work tree, where its
+# weights are still being trained: it is not part of this branch, so it stays off this page
+DISABLED = ["-p", "no:simpq"]
 
 
 def main() -> None:
@@ -24,14 +28,15 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--docs", type=Path, default=ROOT / "docs")
     args = parser.parse_args()
-    base = [sys.executable, "-m", "simpeval", "leaderboard", "--no-neural", "--jobs", str(args.jobs), "--progress"]
     load = os.getloadavg()[0]
-    subprocess.run([*base, "--record-run", "-o", str(args.docs / "leaderboard.md")], check=True)
-    # the HTML page re-renders the cells the first run cached (so its run time would mean nothing)
-    subprocess.run([*base, "--format", "html", "-o", str(args.docs / "leaderboard.html")], check=True)
+    with tempfile.TemporaryDirectory() as cache:  # a cold run: every metric scored, every cell computed
+        subprocess.run([sys.executable, "-m", "simpeval", *DISABLED, "leaderboard", "--no-neural", "--jobs",
+                        str(args.jobs), "--progress", "--cache-dir", cache, "--record-run",
+                        "-o", str(args.docs / "leaderboard.md"), "--html", str(args.docs / "leaderboard.html")],
+                       check=True)
     page = args.docs / "leaderboard.md"
     page.write_text(page.read_text(encoding="utf-8")
-                    + f"Load average when the run started: {load:.1f} (a shared 2-core machine); "
+                    + f"\nLoad average when the run started: {load:.1f} (a shared 2-core machine); "
                       "`python benchmarks/leaderboard.py` wrote this page.\n", encoding="utf-8")
 
 

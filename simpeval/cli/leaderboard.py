@@ -32,6 +32,8 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here (atomically) instead of standard output.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the HTML page here (one run, two pages).")
 @click.option("--record-run", is_flag=True, help="End the page with the run's time and machine.")
 @click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache (no resuming).")
@@ -39,7 +41,7 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
 @parallel_options
 def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt,
-                output, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
+                output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
     from simpeval.cli import registry
@@ -50,6 +52,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     from simpeval.parallel import open_executor
 
     check_writable(output)
+    check_writable(html_path)
     started = time.perf_counter()
     reg = registry()
     for name in datasets:
@@ -75,6 +78,8 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     else:
         text = render.render_markdown(cells, missing, plan, footer)
     write_output(text, output)
+    if html_path is not None:
+        write_output(render.render_html(cells, missing, plan, footer), html_path)
 
 
 def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:

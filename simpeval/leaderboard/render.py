@@ -123,8 +123,9 @@ def render_markdown(cells: list[Cell], missing: list[Missing], plan: Plan, foote
              "the mean rank.", "", f"Settings: `{_settings(plan)}`.", ""]
     lines = headline(cells)
     if lines:
-        parts += ["## Headline", "", "Best metric family per dataset and aspect (highest |r| outside training data):",
-                  "", *lines, ""]
+        parts += ["## Headline", "", "Best metric family per dataset and aspect (highest |r| outside training data; "
+                  "a negative r means lower metric values go with higher human scores, e.g. shorter outputs "
+                  "judged simpler):", "", *lines, ""]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"## {aspect}", "", render(columns, rows, "markdown")]
     parts += ["## Summary: mean rank over every dataset and aspect", "",
