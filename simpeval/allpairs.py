@@ -134,12 +134,12 @@ def pair_rows(result: AllPairs, sub: str) -> tuple[list[str], list[list]]:
 
 def gather_statistics(requests, sources: Sequence[str], systems, references, comparison) -> list[MetricStatistics]:
     """Each metric's per-system statistics and sentence scores, from a comparison scored with sentence scores
-    (:func:`simpeval.compare.compare_systems`): what ``--paired-bs`` resamples."""
-    from simpeval.compare import _statistics
+    (:func:`simpeval.runner.compare_systems`): what ``--paired-bs`` resamples."""
+    from simpeval.compare import system_statistics
 
     out = []
     for request in requests:
-        gathered = [_statistics(request, sources, outputs, references, system.result)
+        gathered = [system_statistics(request, sources, outputs, references, system.result)
                     for (_, outputs), system in zip(systems, comparison.systems)]
         report = list(request.report)
         sentence = [np.array([system.result.sentence_scores.get(sub, [np.nan] * len(sources)) for sub in report],

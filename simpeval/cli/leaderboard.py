@@ -44,7 +44,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
                 output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli import registry
+    from simpeval.cli.state import registry
     from simpeval.cli.files import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render

@@ -41,7 +41,6 @@ class Lens(simpeval.Metric):
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
-        self._model = None
 
     def directory(self) -> Path:
         """Where the checkpoint lives: the packaged one for ``shipped``, else the option's path."""
@@ -54,11 +53,12 @@ class Lens(simpeval.Metric):
         return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None)
 
     def model(self):
-        if self._model is None:
-            from simpeval_lens.model import load_checkpoint
+        """The checkpoint's head, kept by the metric's run under the checkpoint's content hash."""
+        from simpeval_lens.model import load_checkpoint
 
-            self._model = load_checkpoint(self.directory())
-        return self._model
+        directory = self.directory()
+        key = ("lens-head", models.content_hash(models.locate(directory, f"{self.name}:checkpoint")))
+        return self.run.resource(key, lambda: load_checkpoint(directory))
 
     def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
                         references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
@@ -67,7 +67,7 @@ class Lens(simpeval.Metric):
             return {self.name: []}
         from simpeval_lens.inference import lens_scores
 
-        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size)}
+        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size, run=self.run)}
 
 
 class LensCla(Lens):
