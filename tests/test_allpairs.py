@@ -48,7 +48,7 @@ def bleu_statistics(data_dir):
              for n in SYSTEMS]
 
     def scorer(totals):
-        return np.array([[bleu.score_from_statistics(row)["bleu"]] for row in totals.tolist()])
+        return np.array([[bleu.corpus_score_from_statistics(row)["bleu"]] for row in totals.tolist()])
 
     return test_set, outputs, MetricStatistics(["bleu"], [True], stats, scorer)
 
