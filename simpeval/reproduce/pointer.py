@@ -2,7 +2,7 @@
 
 A run is compared with a published table only when it correlates the same thing: the table's
 dataset, human score (aspect, as z-scores), references, split, sentence level, Pearson
-correlation and tie policy. Any other run (``--aspect fluency``, ``--correlation spearman``, ...)
+correlation over all items (no ``--average-by``) and tie policy. Any other run (``--aspect fluency``, ``--correlation spearman``, ...)
 gets no line at all: the paper has no numbers for it. A run of the same data says whether its
 metric settings, published per-item scores and significance test are the paper's, and if not,
 names the differences, so nobody takes today's defaults (sacrebleu 2, no EASSE scores) for the
@@ -55,7 +55,8 @@ def _same_data_table(report: Report) -> PublishedTable | None:
     from simpeval.reproduce import find_table
 
     req = report.request
-    if req.level != "sentence" or req.raw or req.settings.correlation != "pearson" or req.ties != "order":
+    if (req.level != "sentence" or req.raw or req.settings.correlation != "pearson" or req.ties != "order"
+            or req.settings.average_by != "none"):
         return None
     table = find_table(report.dataset.name, report.references, req.split or "quality")
     if table is None or report.aspect != (table.aspect or report.dataset.aspects[0]):
