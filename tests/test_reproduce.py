@@ -98,6 +98,7 @@ def test_the_default_run_says_how_it_differs_from_the_paper(data_dir):
 @pytest.mark.parametrize("options", [
     ("--aspect", "fluency"), ("--aspect", "meaning", "--correlation", "spearman"), ("--raw",),
     ("--correlation", "kendall"), ("--level", "system"), ("--ties", "exclude"), ("--split", "system-type"),
+    ("--average-by", "item"),
 ])
 def test_no_table3_pointer_on_runs_that_are_not_table3(options, data_dir):
     result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
