@@ -116,7 +116,7 @@ def require_module(name: str):
         if in_ci():
             pytest.fail(f"CI=true but {name} cannot be imported ({exc}): install the README's requirements",
                         pytrace=False)
-        pytest.skip(f"{name} is not installed")
+        pytest.skip(f"{name} is not installed", allow_module_level=True)
 
 
 _AVX512 = ("AVX512", "X86_V4")

