@@ -129,6 +129,7 @@ def train() -> None:
 
 
 def _add_builtin_commands() -> None:
+    from simpeval.cli.data import data
     from simpeval.cli.datasets import datasets
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.meta_evaluate import meta_evaluate
@@ -138,7 +139,7 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report):
+    for command in (evaluate, meta_evaluate, metrics, datasets, data, test_sets, reproduce, plugin, report):
         cli.add_command(command)
 
 

@@ -25,7 +25,7 @@ from simpeval.errors import UsageError
 @click.option("--paired-ar", is_flag=True, help="Paired approximate randomization of each system against the first (10,000 trials).")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
-@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR, else the user data directory; see `simpeval data`).")
 @click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
