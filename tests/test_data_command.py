@@ -20,6 +20,7 @@ def user_dir(tmp_path, monkeypatch):
     return tmp_path / "xdg" / "simpeval"
 
 
+@pytest.mark.slow
 def test_the_readme_snippet_and_commands_work_from_the_user_directory(user_dir, data_dir):
     user_dir.parent.mkdir(parents=True)
     user_dir.symlink_to(data_dir, target_is_directory=True)

@@ -43,6 +43,7 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
 
 
+@pytest.mark.slow
 def test_equals_bert_score_called_directly(minilm: str) -> None:
     import bert_score
 
@@ -163,6 +164,7 @@ def test_greedy_match_by_hand_with_bert_scores_padding_floor() -> None:
     assert flags[12][4].tolist() == [False, False]
 
 
+@pytest.mark.slow
 def test_a_tokenizer_without_a_length_limit_truncates_at_the_models_positions(tmp_path) -> None:
     """A tokenizer saved without ``model_max_length`` (transformers' 1e30 sentinel) used to end in an
     OverflowError traceback; now it truncates at the config's 128 positions, exactly as a tokenizer that

@@ -32,6 +32,7 @@ def test_the_path_options_include_the_known_ones():
     assert ("bertscore", "model") in path_options()
 
 
+@pytest.mark.slow
 def test_every_model_option_refuses_a_directory_that_ships_code(tmp_path):
     marker = tmp_path / "marker"
     remote = save_remote_code_model(tmp_path / "remote", marker)

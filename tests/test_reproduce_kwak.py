@@ -21,6 +21,7 @@ sys.modules[_spec.name] = paper
 _spec.loader.exec_module(paper)
 
 
+@pytest.mark.slow
 def test_conventional_rows_match_table_1(data_dir):
     ours = paper.conventional_rows(load_registry(), data_dir)
     assert list(ours) == ["FKGL", "BLEU (NLTK GLEU)", "SARI"]  # an empty result must not pass

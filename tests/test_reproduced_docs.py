@@ -22,6 +22,7 @@ def _script(name: str):
     return module
 
 
+@pytest.mark.slow
 def test_alva_manchego_2021_page_is_what_its_script_writes(data_dir):
     """Every table, tie range, reliability figure and prose number of the page, recomputed."""
     generated = _script("reproduce_alva_manchego_2021").page(data_dir)

@@ -83,6 +83,7 @@ def _cli(files, *extra, batch_size=16):
     return result.stdout
 
 
+@pytest.mark.slow
 def test_serial_jobs_dask_and_cached_runs_write_identical_csv(files, tmp_path):
     sentence = ("--sentence-level", "--format", "csv")
     serial = _cli(files, *sentence, "--no-cache")
@@ -161,6 +162,7 @@ def test_several_systems_with_jobs_equal_serial(files):
     assert run() == run("--jobs", "2")
 
 
+@pytest.mark.slow
 def test_a_dask_run_does_not_keep_the_texts_of_its_batches(asset):
     """Dask logs each connection's recent messages, and a message carries a batch's texts: with
     Dask's default log length a run kept about a thousand batches per worker in memory."""
