@@ -4,7 +4,7 @@ and write ``docs/literature-systems.md``.
 One command behind the docs' table: every file of ``system_outputs/turkcorpus/test`` (the
 outputs EASSE collected from the systems' authors; the TurkCorpus test originals are ASSET's, so
 the same outputs serve ``asset_test``) is scored with BLEU, SARI, FKGL, the quality-estimation
-features and the word-level operations, through :func:`simpeval.compare.compare_systems`,
+features and the word-level operations, through :func:`simpeval.runner.compare_systems`,
 the library behind ``simpeval evaluate --test-set NAME --sys-dir DIR --paired-bs``. Each system
 is tested against ACCESS (paired bootstrap, 1,000 resamples, seed 12345).
 
@@ -21,10 +21,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from simpeval.cli.systems import system_names
-from simpeval.compare import compare_systems
 from simpeval.datasets.testsets import load_test_set
 from simpeval.registry import load_registry
-from simpeval.runner import resolve_metrics
+from simpeval.runner import compare_systems, resolve_metrics
 from simpeval.tables import render
 
 TEST_SETS = ("turkcorpus_test", "asset_test")
@@ -71,7 +70,7 @@ def easse_checks(data_dir: Path) -> str:
     for what, metric, sub, name, system, expected, source in EASSE_VALUES:
         test_set = load_test_set(data_dir, name)
         outputs = (data_dir / "system_outputs/turkcorpus/test" / system).read_text(encoding="utf-8").splitlines()
-        value = registry.create_metric(metric).score_corpus(test_set.sources, outputs, test_set.references)[sub]
+        value = registry.create_metric(metric).corpus_score(test_set.sources, outputs, test_set.references)[sub]
         rows.append([what, f"`{sub}`", name, system, f"{value:.6f}", f"{expected}", f"{value - expected:+.1e}", source])
     return render(["value", "simpeval sub-score", "test set", "system", "simpeval", "EASSE", "difference", "EASSE source"],
                   rows, "markdown")

@@ -73,7 +73,7 @@ class _SummaC(Metric):
         )
         pairs = list(zip(sources, outputs)) + list(zip(outputs, sources))
         matrices = build_matrices(
-            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress
+            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress, run=self.run
         )
         return matrices[: len(sources)], matrices[len(sources):]
 
@@ -89,7 +89,7 @@ class SummaCZS(_SummaC):
     sub_scores = ("summac-zs", "summac-zs-p", "summac-zs-r")
     description = "SummaC zero-shot NLI consistency (Laban et al. 2022); -p source->output, -r output->source"
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.zs import zs_score
@@ -120,7 +120,7 @@ class SummaCConv(_SummaC):
                          help="probabilities histogrammed: e(ntailment), c(ontradiction), n(eutral)"),
     }
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.conv import load_conv_layer
@@ -180,12 +180,13 @@ class EntityMatch(Metric):
         default = cls.options["spacy_model"].default
         return [] if models.spacy_pipeline_available(default) else [default]
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.entities import esa_scores, extract_entities
 
-        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size)
+        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size,
+                                    run=self.run)
         scores = [esa_scores(s, o) for s, o in zip(entities[: len(sources)], entities[len(sources):])]
         f1 = [s.f1 for s in scores]
         return {

@@ -19,7 +19,7 @@ SHIPPED_DIR = Path(__file__).parent / "checkpoint"
 
 
 class _SleBase(simpeval.Metric):
-    """Shared by the three metrics: the checkpoint, and text levels from the process-wide predictor."""
+    """Shared by the three metrics: the checkpoint, and text levels from the run's predictor."""
 
     requires_references = False
     level = "document"
@@ -58,7 +58,7 @@ class _SleBase(simpeval.Metric):
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
         from simpeval_sle.model import predictor
 
-        return predictor(str(self.directory)).text_levels(texts, self.batch_size)
+        return predictor(self.run, str(self.directory)).text_levels(texts, self.batch_size)
 
 
 class Sle(_SleBase):
@@ -71,7 +71,7 @@ class Sle(_SleBase):
     name = "sle"
     description = "estimated reading level of the output (mean over its sentences; higher = simpler)"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {self.name: self.levels(outputs)}
 
 
@@ -81,7 +81,7 @@ class SleDelta(_SleBase):
     name = "sle-delta"
     description = "SLE(output) - SLE(source): gain in estimated simplicity"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         levels = self.levels([*outputs, *sources])
         return {self.name: [o - s for o, s in zip(levels[: len(outputs)], levels[len(outputs):])]}
 
@@ -106,7 +106,7 @@ class SleDoc(_SleBase):
         **_SleBase.options,
     }
 
-    def score_sentences(self, sources, outputs, references=None, target=None):
+    def _score_items(self, sources, outputs, references=None, target=None):
         targets = self._targets(len(outputs), target)
         levels = self.levels(outputs)
         return {"sledoc": [abs(level - t) for level, t in zip(levels, targets)], "sledoc-level": levels}
