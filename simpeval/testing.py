@@ -10,7 +10,7 @@
   and checks that the marker never appears.
 - :func:`require_module`: ``pytest.importorskip`` that fails under CI instead of skipping.
 - :func:`simd_variants` and :func:`run_pytest_under_simd_variants`: re-run tests (the reproduced-page
-  regenerations) with numpy's SIMD dispatch cut down by ``NPY_DISABLE_CPU_FEATURES``, so a published
+  regenerations) with numpy's SIMD dispatch switched off by ``NPY_DISABLE_CPU_FEATURES``, so a published
   number that depends on the CPU (AVX2, AVX-512) fails on any machine, not only on the one that differs.
 """
 
@@ -119,23 +119,16 @@ def require_module(name: str):
         pytest.skip(f"{name} is not installed", allow_module_level=True)
 
 
-_AVX512 = ("AVX512", "X86_V4")
-
-
 def simd_variants() -> dict[str, list[str]]:
-    """``{variant: features to disable}`` for this CPU: ``"baseline"`` turns off every SIMD target numpy
-    dispatches to at run time (AVX2 and AVX-512 alike: only the build's baseline is left), and, where the
-    CPU has AVX-512, ``"no-avx512"`` turns off only those targets. Empty when numpy dispatches to nothing
-    beyond its baseline here. Names are numpy's own (``AVX2``, ``AVX512_SKX`` before numpy 2.4;
-    ``X86_V3``, ``X86_V4``, ``AVX512_ICL`` from 2.4 on)."""
+    """``{"baseline": features to disable}``: every SIMD target numpy dispatches to at run time on this CPU
+    (AVX2 and AVX-512 alike), so that only the build's baseline is left; empty when numpy dispatches to
+    nothing beyond its baseline here. Every machine then compares its own dispatch (AVX-512, AVX2, ...)
+    with none, which is where tie orders and reductions differ. Names are numpy's own (``AVX2``,
+    ``AVX512_SKX`` before numpy 2.4; ``X86_V3``, ``X86_V4``, ``AVX512_ICL`` from 2.4 on)."""
     from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
 
     active = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]
-    variants = {"baseline": active} if active else {}
-    wide = [name for name in active if name.startswith(_AVX512)]
-    if wide and len(wide) < len(active):
-        variants["no-avx512"] = wide
-    return variants
+    return {"baseline": active} if active else {}
 
 
 def run_pytest_under_simd_variants(args: Sequence[str], cwd: str | Path) -> dict[str, list[str]]:
