@@ -15,7 +15,8 @@ The issue's target: ``lens`` on 3,000 and 15,000 unique items with ``SIMPEVAL_ME
 grows peak RSS by at most 80 MB.
 
 Results accumulate in a JSON file (``--results``), one row per process, so metrics and sizes can be
-run one at a time; ``--write`` writes ``docs/benchmarks/memory.md`` from them.
+run one at a time (runs side by side take one file each, ``results/memory*.json``); ``--write``
+writes ``docs/benchmarks/memory.md`` from all of them.
 
 Usage::
 
@@ -142,7 +143,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(HERE.parent)} from the results")
     args = parser.parse_args()
     if args.write:
-        write_report(DOC, report(json.loads(Path(args.results).read_text())))
+        runs = [row for path in sorted(RESULTS.parent.glob("memory*.json")) for row in json.loads(path.read_text())["runs"]]
+        write_report(DOC, report({"runs": runs}))
     else:
         run(args)
 
