@@ -1,7 +1,7 @@
 """Score batches in several local processes (``--jobs N``) or on a Dask cluster (``--dask``).
 
-The runner hands an executor the batches still to score; the executor yields each
-``(batch, scores)`` as it finishes, and the runner writes the cache and puts the
+The engine hands an executor the batches still to score; the executor yields each
+``(batch, scores)`` as it finishes, and the engine writes the cache and puts the
 scores back in input order, so a parallel run gives the serial run's numbers
 (corpus statistics are summed in batch order too). The score cache stays with the
 client: workers return scores, the client stores them, so workers need no shared
@@ -29,7 +29,7 @@ from simpeval.run import Run
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
-    from simpeval.runner import Batch, BatchScores, Task
+    from simpeval.engine.batches import Batch, BatchScores, Task
 
 Work = Sequence[tuple["Batch", "list[Task | None]"]]
 RETRIES = 1
@@ -59,7 +59,7 @@ def score_remote(
     metrics: Sequence[Metric], signatures: Sequence[str], tasks: list[Task | None], batch: Batch
 ) -> BatchScores:
     """Score ``batch`` in a worker with its long-lived copies of ``metrics``."""
-    from simpeval.runner import score_batch
+    from simpeval.engine.batches import score_batch
 
     if not hasattr(_WORKER, "metrics"):
         _WORKER.metrics, _WORKER.run = {}, Run()

@@ -116,11 +116,6 @@ class TrainGroup(SimpevalGroup):
         return sorted({*super().list_commands(ctx), *current_state().commands().train})
 
 
-def registry():
-    """The plugin registry of the running command, built on its first use."""
-    return current_state().registry
-
-
 def _disable_plugins(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> None:
     """``-p no:NAME``: start this invocation's state with those plugins switched off."""
     names = []
