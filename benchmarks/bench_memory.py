@@ -75,6 +75,14 @@ def write_items(data_dir: Path, n: int, folder: Path) -> list[Path]:
     return paths
 
 
+def head() -> str:
+    """The commit checked out now (each row records the code it measured)."""
+    import subprocess
+
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=HERE, check=True).stdout.strip()
+
+
 def run(args: argparse.Namespace) -> None:
     results = json.loads(Path(args.results).read_text()) if Path(args.results).exists() else {"runs": []}
     env = dict(os.environ)
@@ -85,10 +93,11 @@ def run(args: argparse.Namespace) -> None:
         for n in args.sizes:
             with tempfile.TemporaryDirectory(prefix="simpeval-memory-") as tmp:
                 folder = Path(tmp)
+                code = args.code or head()
                 paths = write_items(Path(args.data_dir), n, folder)
                 info = context()
                 measured = measure(evaluate_command(paths, metric_spec(name), [], folder / "out.csv"), env)
-            row = {"metric": name, "n": n, "budget_mb": args.budget, "code": args.code, **measured, **info,
+            row = {"metric": name, "n": n, "budget_mb": args.budget, "code": code, **measured, **info,
                    "load_after": os.getloadavg()[0]}
             print(json.dumps(row), flush=True)
             results["runs"].append(row)
@@ -140,7 +149,7 @@ def main() -> None:
     parser.add_argument("--metrics", nargs="+", choices=METRICS, default=list(METRICS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[3000, 15000])
     parser.add_argument("--budget", default=BUDGET_MB, help="SIMPEVAL_MEMORY_BUDGET_MB of the measured runs")
-    parser.add_argument("--code", default="", help="the commit measured, for the table")
+    parser.add_argument("--code", default=None, help="the commit measured, for the table (default: HEAD now)")
     parser.add_argument("--data-dir", default=os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(HERE.parent)} from the results")
