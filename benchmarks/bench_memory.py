@@ -125,13 +125,14 @@ def report(results: dict) -> str:
         "| metric | budget (MB) | items | peak RSS (MB) | seconds | load before / after | code | date |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["budget_mb"], r["n"])):
+    for r in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["budget_mb"], r["date"], r["n"])):
         lines.append(f"| {r['metric']} | {r['budget_mb']} | {r['n']:,} | {r['maxrss_mb']:.0f} | {r['seconds']:.0f} | "
                      f"{r['load']:.1f} / {r['load_after']:.1f} | {r['code']} | {r['date']} |")
     lines += ["", f"Machine: {runs[0]['machine']}." if runs else "No run recorded yet.", ""]
     for metric in METRICS:
-        for budget in sorted({r["budget_mb"] for r in runs if r["metric"] == metric}):
-            rows = sorted((r for r in runs if r["metric"] == metric and r["budget_mb"] == budget), key=lambda r: r["n"])
+        for budget, code in sorted({(r["budget_mb"], r["code"]) for r in runs if r["metric"] == metric}):
+            rows = sorted((r for r in runs if (r["metric"], r["budget_mb"], r["code"]) == (metric, budget, code)),
+                          key=lambda r: r["n"])
             if len(rows) < 2:
                 continue
             small, large = rows[0], rows[-1]
@@ -139,7 +140,7 @@ def report(results: dict) -> str:
             target = (f" (target: at most {TARGET_GROWTH_MB} MB from 3,000 to 15,000 items: "
                       f"{'met' if growth <= TARGET_GROWTH_MB else 'NOT met'})"
                       if metric == "lens" and budget == BUDGET_MB and (small["n"], large["n"]) == (3000, 15000) else "")
-            lines.append(f"- `{metric}`, budget {budget} MB: {small['n']:,} to {large['n']:,} items, peak RSS "
+            lines.append(f"- `{metric}`, budget {budget} MB, code {code}: {small['n']:,} to {large['n']:,} items, peak RSS "
                          f"{small['maxrss_mb']:.0f} to {large['maxrss_mb']:.0f} MB ({growth:+.0f} MB){target}.")
     return "\n".join(lines) + "\n"
 
