@@ -42,9 +42,14 @@ class Lens(simpeval.Metric):
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
 
+    @classmethod
+    def locate_model(cls, option_name: str, value: object) -> Path:
+        """Where checkpoint ``value`` lives: the packaged one for ``shipped``, else the path given."""
+        return CHECKPOINTS / cls.shipped_directory if value == SHIPPED else Path(str(value))
+
     def directory(self) -> Path:
-        """Where the checkpoint lives: the packaged one for ``shipped``, else the option's path."""
-        return CHECKPOINTS / self.shipped_directory if self.checkpoint == SHIPPED else Path(self.checkpoint)
+        """Where this metric's checkpoint lives (:meth:`locate_model`)."""
+        return self.locate_model("checkpoint", self.checkpoint)
 
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint (``shipped`` for the packaged one) and the encoder it names, by content."""
@@ -60,9 +65,8 @@ class Lens(simpeval.Metric):
         key = ("lens-head", models.content_hash(models.locate(directory, f"{self.name}:checkpoint")))
         return self.run.resource(key, lambda: load_checkpoint(directory))
 
-    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
+    def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
                         references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
         if not sources:
             return {self.name: []}
         from simpeval_lens.inference import lens_scores

@@ -89,7 +89,7 @@ class Siera(simpeval.Metric):
         key = ("siera", self.fingerprint("checkpoint", self.checkpoint), str(device), self.batch_size, self.precision)
         return self.run.resource(key, build)
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
