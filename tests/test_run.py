@@ -102,7 +102,7 @@ def test_bind_store_still_works_with_a_deprecation_warning():
     with pytest.warns(DeprecationWarning, match="bind_run"):
         bleu.bind_store(store)
     assert bleu.store is store
-    bleu.score_sentences(["a b c"], ["a b c"], [["a b d"]])
+    bleu.sentence_scores(["a b c"], ["a b c"], [["a b d"]])
     assert store.misses > 0
 
 
