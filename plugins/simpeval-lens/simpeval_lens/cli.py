@@ -20,6 +20,8 @@ def _seeds(ctx, param, value: str) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
     if not seeds:
         raise click.BadParameter("give at least one seed")
+    if any(seed < 0 for seed in seeds):
+        raise click.BadParameter(f"seeds are non-negative integers, got {value!r}")
     return seeds
 
 
@@ -57,6 +59,7 @@ def _run(variant, data_dir, output, encoder, seeds, max_epochs, patience, batch_
          threads, valid_fraction) -> None:
     import torch
 
+    from simpeval import models
     from simpeval.datadir import resolve_data_dir
     from simpeval_lens.data import simpeval_past_examples
     from simpeval_lens.encoder import hidden_size, layer_count
@@ -65,7 +68,7 @@ def _run(variant, data_dir, output, encoder, seeds, max_epochs, patience, batch_
 
     torch.set_num_threads(threads)
     examples = simpeval_past_examples(resolve_data_dir(data_dir))
-    config = LensConfig(encoder=encoder, layers=layer_count(encoder), hidden=hidden_size(encoder),
+    config = LensConfig(**models.encoder_reference(encoder, "LENS"), layers=layer_count(encoder), hidden=hidden_size(encoder),
                         variant=variant, dropout=dropout)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                              patience=patience)

@@ -28,16 +28,15 @@ _DEFAULTS = TrainSettings()
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=_DEFAULTS.learning_rate,
               show_default=True)
 @click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
-@click.option("--seed", type=int, default=_DEFAULTS.seed, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=_DEFAULTS.seed, show_default=True,
               help="Seeds the article split and the head's initialisation.")
 def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
                       seed) -> None:
     """Train SLE (Cripwell et al. 2023) on OneStopEnglish's three reading levels."""
-    from simpeval import UsageError
+    from simpeval.datadir import resolve_data_dir
     from simpeval_sle.pipeline import train_sle
 
-    if data_dir is None:
-        raise UsageError("no data directory: pass --data-dir or set SIMPEVAL_DATA_DIR")
+    data_dir = resolve_data_dir(data_dir)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                              patience=patience, hidden_size=hidden_size, seed=seed)
     record = train_sle(data_dir, output, encoder, settings, log=click.echo)
