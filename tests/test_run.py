@@ -102,5 +102,21 @@ def test_bind_store_still_works_with_a_deprecation_warning():
     with pytest.warns(DeprecationWarning, match="bind_run"):
         bleu.bind_store(store)
     assert bleu.store is store
-    bleu.score_sentences(["a b c"], ["a b c"], [["a b d"]])
+    bleu.sentence_scores(["a b c"], ["a b c"], [["a b d"]])
     assert store.misses > 0
+
+
+def test_reference_files_replaced_while_a_process_lives_are_read_again(tmp_path):
+    from simpeval.datasets.references import test_set_references
+
+    folder = tmp_path / "references" / "asset"
+    folder.mkdir(parents=True)
+
+    def write(word):
+        for k in range(10):
+            (folder / f"asset.test.simp.{k}").write_text("\n".join(f"{word} {k} {i}" for i in range(359)) + "\n")
+
+    write("old")
+    assert test_set_references(tmp_path, "asset")[0][:2] == ["old 0 0", "old 1 0"]
+    write("newer")  # replaced in place: another size, so another stamp even within one mtime tick
+    assert test_set_references(tmp_path, "asset")[0][:2] == ["newer 0 0", "newer 1 0"]

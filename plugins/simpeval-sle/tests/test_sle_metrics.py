@@ -66,8 +66,8 @@ def test_sle_delta_and_sledoc_arithmetic(trained):
     run = Run()  # the metrics of one run share the encoder and each sentence's level, as in evaluate
     sle, sle_again, delta_metric = Sle(checkpoint=str(output)), Sle(checkpoint=str(output)), SleDelta(checkpoint=str(output))
     run.bind([sle, sle_again, delta_metric])
-    sle, sle_src = sle.score_sentences(sources, outputs)["sle"], sle_again.score_sentences(sources, sources)["sle"]
-    delta = delta_metric.score_sentences(sources, outputs)["sle-delta"]
+    sle, sle_src = sle.sentence_scores(sources, outputs)["sle"], sle_again.sentence_scores(sources, sources)["sle"]
+    delta = delta_metric.sentence_scores(sources, outputs)["sle-delta"]
     assert delta == pytest.approx([o - s for o, s in zip(sle, sle_src)])
     targets = [0, 1, 2, 2, 1.5, 0]
     doc = SleDoc(checkpoint=str(output)).score_sentences(sources, outputs, target=targets)
