@@ -113,6 +113,10 @@ class Metric:
     - ``version``: goes into the signature. Left unset, it is the version of the
       distribution that registered the metric (so reinstalling a changed plugin
       never serves scores cached under the old formula).
+    - ``trained_on``: the dataset registry names a learned metric's shipped weights saw in
+      training (its scores on them are not evidence; the leaderboard marks them).
+    - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
+      prints its ``## Headline`` section (training data, correlations on unseen data).
     """
 
     name: ClassVar[str] = ""
@@ -128,6 +132,8 @@ class Metric:
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
     version: ClassVar[str | None] = None
+    trained_on: ClassVar[tuple[str, ...]] = ()
+    model_card: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 

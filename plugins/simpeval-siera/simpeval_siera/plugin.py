@@ -31,6 +31,7 @@ class Siera(simpeval.Metric):
     requires_references = False
     neural = True
     version = __version__
+    trained_on = ("asset-valid",)  # the shipped checkpoint: ASSET's validation pairs, no human ratings
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,

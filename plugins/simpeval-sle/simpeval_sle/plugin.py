@@ -25,6 +25,7 @@ class _SleBase(simpeval.Metric):
     level = "document"
     neural = True
     version = __version__
+    trained_on = ("onestopenglish",)  # the shipped checkpoint: OneStopEnglish's reading levels, no human ratings
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True,
