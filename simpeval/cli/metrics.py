@@ -101,7 +101,8 @@ def _card_headline(cls: type) -> list[str]:
             card = Path(cls.model_card).read_text(encoding="utf-8").splitlines()
         except OSError:
             return [*lines, f"model card: {cls.model_card} is missing (reinstall the plugin)"]
-        section = next((i for i, line in enumerate(card) if line.strip() == "## Headline"), None)
+        titles = ("## Headline", f"## Headline ({cls.name})")
+        section = next((i for i, line in enumerate(card) if line.strip() in titles), None)
         if section is not None:
             body = card[section + 1:]
             end = next((i for i, line in enumerate(body) if line.startswith("#")), len(body))

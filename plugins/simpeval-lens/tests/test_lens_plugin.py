@@ -56,18 +56,32 @@ def test_missing_checkpoint_is_a_usage_error(tmp_path):
 
 
 @pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
-def test_train_commands_write_a_checkpoint_the_metric_uses(tiny_encoder, data_dir, tmp_path, command, variant):
+def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, tmp_path, command, variant):
     output = tmp_path / "ckpt"
     result = CliRunner().invoke(cli, [
         "train", *command, "--data-dir", str(data_dir), "--encoder", tiny_encoder, "-o", str(output),
-        "--max-epochs", "1", "--seeds", "3,4", "--batch-size", "64",
+        "--datasets", "simplicity-da,structural-simplicity", "--max-epochs", "2", "--seeds", "3,4", "--batch-size", "256",
     ])
     assert result.exit_code == 0, result.output
-    assert "1760 training and 440 validation outputs" in result.output and "kept" in result.output
-    config = json.loads((output / "lens_config.json").read_text())
-    assert config["variant"] == variant and set(config["training"]["seeds"]) == {"3", "4"}
+    assert "simplicity-da: 600 outputs, structural-simplicity: 1750 outputs" in result.output
+    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.72" in result.output
+    training = json.loads((output / "lens_config.json").read_text())["training"]
+    assert json.loads((output / "lens_config.json").read_text())["variant"] == variant
+    assert [f["left_out"] for f in training["leave_one_dataset_out"]] == ["simplicity-da", "structural-simplicity"]
+    curves = training["curves"]
+    assert set(curves) == {"3", "4"} and all(len(c) == 2 for seed in curves.values() for c in seed.values())
+    chosen = training["selected"]
+    mean = {(s, e): sum(c[e] for c in curves[s].values()) / 2 for s in curves for e in range(2)}
+    assert mean[str(chosen["seed"]), chosen["epochs"] - 1] == max(mean.values())  # chosen by the left-out mean
     scores = LensMini(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
     assert 0 <= scores["lens-mini"][0] <= 100
+
+
+def test_train_command_refuses_test_data_and_a_single_dataset(tmp_path):
+    result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--datasets", "simpeval-past,simpeval-2022"])
+    assert result.exit_code == 2 and "test data only" in result.output
+    result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--datasets", "simpeval-past"])
+    assert result.exit_code == 2 and "at least two" in result.output
 
 
 def test_train_command_rejects_bad_seeds(tmp_path):

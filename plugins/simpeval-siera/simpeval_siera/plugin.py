@@ -32,6 +32,7 @@ class Siera(simpeval.Metric):
     neural = True
     version = __version__
     trained_on = ("asset-valid",)  # the shipped checkpoint: ASSET's validation pairs, no human ratings
+    model_card = str(SHIPPED_DIR / "MODEL_CARD.md")
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,

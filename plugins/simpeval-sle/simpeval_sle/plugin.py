@@ -26,6 +26,7 @@ class _SleBase(simpeval.Metric):
     neural = True
     version = __version__
     trained_on = ("onestopenglish",)  # the shipped checkpoint: OneStopEnglish's reading levels, no human ratings
+    model_card = str(SHIPPED_DIR / "MODEL_CARD.md")
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True,
