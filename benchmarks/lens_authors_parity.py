@@ -1,4 +1,4 @@
-"""simpeval's ``lens`` against the authors' ``lens-metric`` 0.2.0 on a checkpoint in their exact format.
+"""simpeval's ``lens`` and ``lens-salsa`` against the authors' ``lens-metric`` 0.2.0 on checkpoints in their exact format.
 
 The real LENS weights cannot be downloaded here, so ``lens_authors/make_checkpoint.py`` builds a
 checkpoint with the authors' own classes around a tiny random RoBERTa, in a separate environment
@@ -42,15 +42,19 @@ def main() -> None:
         if FIXTURE.exists():
             shutil.rmtree(FIXTURE)
         shutil.copytree(out / "lens-tiny", FIXTURE / "lens")
+        shutil.copytree(out / "lens-salsa-tiny", FIXTURE / "lens-salsa")
         shutil.copytree(out / "tiny-roberta", FIXTURE / "encoder", ignore=shutil.ignore_patterns("*.safetensors"))
     ours = simpeval_scores(FIXTURE)
+    word_difference = max(abs(a[1] - b[1]) for tag, items in package["salsa_word_probabilities"].items()
+                          for x, y in zip(items, ours["salsa_word_probabilities"][tag]) for a, b in zip(x, y))
     record = {
         "command": "python benchmarks/lens_authors_parity.py --authors-python /tmp/lensenv/bin/python",
         "authors": package,
         "simpeval": ours | {"versions": versions()},
         "max_abs_difference": {key: max(abs(a - b) for a, b in zip(package[key], ours[key]))
-                               for key in ("scores", "rescaled")},
+                               for key in ("scores", "rescaled", "salsa_scores")},
     }
+    record["max_abs_difference"]["salsa_word_probabilities"] = word_difference
     RESULT.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     PAGE.write_text(page(record), encoding="utf-8")
     print(json.dumps(record["max_abs_difference"]))
@@ -59,7 +63,7 @@ def main() -> None:
 
 
 def simpeval_scores(fixture: Path) -> dict:
-    from simpeval_lens.plugin import Lens
+    from simpeval_lens.plugin import Lens, LensSalsa
 
     inputs = json.loads((HERE / "inputs.json").read_text(encoding="utf-8"))
     texts = (inputs["sources"], inputs["outputs"], inputs["references"])
@@ -68,6 +72,12 @@ def simpeval_scores(fixture: Path) -> dict:
         metric = Lens(checkpoint=str(fixture / "lens"), encoder=str(fixture / "encoder"), rescale=rescale)
         scores[key] = metric.sentence_scores(*texts)["lens"]
         scores[f"signature_{key}"] = metric.signature()
+    salsa = LensSalsa(checkpoint=str(fixture / "lens-salsa"), encoder=str(fixture / "encoder"))
+    scores["salsa_scores"] = salsa.sentence_scores(inputs["sources"], inputs["outputs"])["lens-salsa"]
+    words = salsa.word_tags(inputs["sources"], inputs["outputs"])
+    scores["salsa_word_probabilities"] = {tag: [[[t, p[tag]] for t, p in item] for item in words]
+                                          for tag in salsa.model().span_tokens}
+    scores["signature_salsa"] = salsa.signature()
     return scores
 
 
@@ -86,6 +96,8 @@ def versions() -> dict:
 def page(record: dict) -> str:
     authors, ours = record["authors"], record["simpeval"]
     rows = [f"| {i} | {a:.6f} | {b:.6f} | {abs(a - b):.1e} |" for i, (a, b) in enumerate(zip(authors["scores"], ours["scores"]))]
+    salsa = [f"| {i} | {a:.6f} | {b:.6f} | {abs(a - b):.1e} |"
+             for i, (a, b) in enumerate(zip(authors["salsa_scores"], ours["salsa_scores"]))]
     return "\n".join([
         "# LENS: simpeval against the authors' package",
         "",
@@ -103,12 +115,25 @@ def page(record: dict) -> str:
         f"Largest difference: {record['max_abs_difference']['scores']:.1e} (raw x 100), "
         f"{record['max_abs_difference']['rescaled']:.1e} (`rescale=True`); tolerance {TOLERANCE:g}.",
         "",
+        "## LENS-SALSA",
+        "",
+        "The same encoder inside the authors' `UnifiedMetric` (word-level tagging on, span tokens deletion,",
+        "paraphrase, split; estimator 32-48-1), scored reference-free by `lens.LENS_SALSA(path).score(complex,",
+        "simple)` and by simpeval's `lens-salsa` (its `word_tags` for the word-level probabilities).",
+        "",
+        "| item | lens-metric 0.2.0 | simpeval `lens-salsa` | difference |",
+        "|---|---|---|---|",
+        *salsa,
+        "",
+        f"Largest difference: {record['max_abs_difference']['salsa_scores']:.1e} (scores), "
+        f"{record['max_abs_difference']['salsa_word_probabilities']:.1e} (word-level tag probabilities).",
+        "",
         f"- Command: `{record['command']}`",
         f"- Authors' side: `{authors['command']}` with " + ", ".join(f"{k} {v}" for k, v in authors["versions"].items()),
         "  (lens-metric 0.2.0 needs `transformers<4.46`: with transformers 5 its RoBERTa encoder fails to unpack",
         "  the model's outputs, and `numpy<2` for its pandas 1.5)",
         "- simpeval side: " + ", ".join(f"{k} {v}" for k, v in ours["versions"].items()),
-        f"- Signature: `{ours['signature_scores']}`",
+        f"- Signatures: `{ours['signature_scores']}`, `{ours['signature_salsa']}`",
         "",
     ])
 

@@ -77,6 +77,37 @@ def build(out: Path, seed: int = 0) -> Path:
     return out / "lens-tiny" / "checkpoints" / "model.ckpt"
 
 
+SPAN_TOKENS = ["deletion", "paraphrase", "split"]
+
+
+def build_salsa(out: Path, encoder: Path, seed: int = 2) -> Path:
+    """LENS-SALSA's class (``UnifiedMetric``, word-level tagging on) around the same tiny encoder, saved likewise."""
+    import pytorch_lightning as ptl
+    import torch
+    from lens.models import UnifiedMetric
+    from pytorch_lightning.core.saving import save_hparams_to_yaml
+
+    torch.manual_seed(seed)
+    model = UnifiedMetric(
+        encoder_model="RoBERTa", pretrained_model=str(encoder), sent_layer="mix", layer_transformation="sparsemax",
+        layer_norm=True, word_layer=1, hidden_sizes=[48], activations="Tanh", input_segments=["mt", "src"],
+        word_level_training=True, word_weights=[0.1, 0.3, 0.3, 0.3], span_tokens=SPAN_TOKENS,
+        span_targets=["mt", "src"], score_target="score", train_data=["salsa.csv"], validation_data=["salsa_valid.csv"],
+    )
+    with torch.no_grad():
+        for parameter in model.layerwise_attention.scalar_parameters:
+            parameter.normal_()
+        model.layerwise_attention.gamma.fill_(0.8)
+    trainer = ptl.Trainer(logger=False, enable_checkpointing=False, accelerator="cpu", devices=1,
+                          enable_progress_bar=False, enable_model_summary=False)
+    trainer.strategy.connect(model)
+    (out / "lens-salsa-tiny" / "checkpoints").mkdir(parents=True, exist_ok=True)
+    trainer.save_checkpoint(str(out / "lens-salsa-tiny" / "checkpoints" / "model.ckpt"))
+    save_hparams_to_yaml(str(out / "lens-salsa-tiny" / "hparams.yaml"), dict(model.hparams))
+    print(f"SALSA mix: {model.layerwise_attention.transform_fn!r}, layer norm {model.layerwise_attention.layer_norm!r}")
+    return out / "lens-salsa-tiny" / "checkpoints" / "model.ckpt"
+
+
 def main() -> None:
     import lens
     import pytorch_lightning
@@ -90,12 +121,16 @@ def main() -> None:
     scores = scorer.score(inputs["sources"], inputs["outputs"], inputs["references"], batch_size=4)
     rescaled = lens.LENS(str(ckpt), rescale=True).score(inputs["sources"], inputs["outputs"], inputs["references"],
                                                         batch_size=4)
+    salsa = lens.LENS_SALSA(str(build_salsa(out, out / "tiny-roberta")))
+    salsa_scores, salsa_words = salsa.score(inputs["sources"], inputs["outputs"], batch_size=4)
     record = {
         "command": f"{Path(sys.executable).name} benchmarks/lens_authors/make_checkpoint.py {out}",
         "versions": {"python": platform.python_version(), "lens-metric": "0.2.0", "torch": torch.__version__,
                      "pytorch-lightning": pytorch_lightning.__version__, "transformers": transformers.__version__},
         "scores": scores,
         "rescaled": rescaled,
+        "salsa_scores": salsa_scores,
+        "salsa_word_probabilities": salsa_words,
     }
     (out / "package_scores.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(record["scores"]))

@@ -93,43 +93,33 @@ class LensCla(LensClaMini):
         super().__init__(**settings)
 
 
-class Lens(simpeval.Metric):
-    """LENS (Maddela et al. 2023) with the authors' published checkpoint (0-100 scale as theirs, higher is better).
+class _Published(simpeval.Metric):
+    """A metric over the authors' published checkpoint (``hparams.yaml`` + ``checkpoints/*.ckpt``)."""
 
-    ``checkpoint`` is the authors' directory (``hparams.yaml`` + ``checkpoints/*.ckpt``), a hub id in
-    the local Hugging Face cache (default ``davidheineman/lens``) or the ``.ckpt`` file; scores equal
-    the authors' ``lens-metric`` package (``benchmarks/lens_authors_parity.py``). ``checkpoint=shipped``
-    or a directory written by ``simpeval train lens`` means the old ``lens``, now ``lens-mini``: it
-    still works, with a deprecation warning.
-    """
-
-    name = "lens"
-    description = "LENS (Maddela et al. 2023) with the authors' published checkpoint"
-    requires_references = True
     neural = True
     version = __version__
-    trained_on = ("simpeval-past",)
-    hub_id = "davidheineman/lens"
-    options = {
-        "checkpoint": simpeval.Option(
-            str, default=hub_id, path=True,
-            help="the authors' checkpoint: a directory (hparams.yaml + checkpoints/*.ckpt), a hub id, or the .ckpt"),
-        "encoder": simpeval.Option(
-            str, default=None, in_signature=False,  # its config and tokenizer enter the checkpoint's fingerprint
-            help="the encoder's config and tokenizer (default: the checkpoint's pretrained_model, e.g. roberta-large)"),
-        "rescale": simpeval.Option(bool, default=False, help="100 * Phi(score), as lens.LENS(rescale=True)"),
-        "batch_size": simpeval.Option(int, default=16, help="texts per encoder pass", in_signature=False),
-    }
+    hub_id = ""
+    instead = ""  # what works without the weights, said in the missing-weights line
+    model_class = None  # the simpeval_lens.published class that rebuilds the network
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self._model = None
-        self._legacy = None
-        if self.checkpoint == SHIPPED or (Path(self.checkpoint) / CONFIG_FILE).is_file():
-            deprecated(f"lens:checkpoint={self.checkpoint}", "lens-mini")
-            self._legacy = LensMini(checkpoint=self.checkpoint, batch_size=self.batch_size)
+
+    @classmethod
+    def published_options(cls, hub_id: str, extra: dict | None = None) -> dict:
+        return {
+            "checkpoint": simpeval.Option(
+                str, default=hub_id, path=True,
+                help="the authors' checkpoint: a directory (hparams.yaml + checkpoints/*.ckpt), a hub id, or the .ckpt"),
+            "encoder": simpeval.Option(
+                str, default=None, in_signature=False,  # its config and tokenizer enter the checkpoint's fingerprint
+                help="the encoder's config and tokenizer (default: the checkpoint's pretrained_model, e.g. roberta-large)"),
+            **(extra or {}),
+            "batch_size": simpeval.Option(int, default=16, help="texts per encoder pass", in_signature=False),
+        }
 
     def missing_message(self) -> str:
         """One line: the weights are missing, and where to put them."""
@@ -139,7 +129,7 @@ class Lens(simpeval.Metric):
         return (f"the authors' {self.name.upper()} weights are not installed: put their checkpoint directory "
                 f"(hparams.yaml + checkpoints/*.ckpt, from https://huggingface.co/{self.hub_id}) anywhere and pass "
                 f"-m {self.name}:checkpoint=DIR, or into the Hugging Face cache as "
-                f"{hub_cache_dir() / repo}/snapshots/REVISION/ (simpeval's own small model is lens-mini)")
+                f"{hub_cache_dir() / repo}/snapshots/REVISION/" + (f" ({self.instead})" if self.instead else ""))
 
     @classmethod
     def missing_weights(cls) -> list[str]:
@@ -159,8 +149,6 @@ class Lens(simpeval.Metric):
 
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint files and the encoder's config and tokenizer, by content (the encoder option folds in)."""
-        if self._legacy is not None:
-            return self._legacy.fingerprint(option_name, value)
         from simpeval_lens.published import encoder_name, fingerprint
 
         layout = self.layout()
@@ -169,11 +157,46 @@ class Lens(simpeval.Metric):
 
     def model(self):
         if self._model is None:
-            from simpeval_lens.published import PublishedLens, encoder_name
+            from simpeval_lens import published
 
             layout = self.layout()
-            self._model = PublishedLens(layout, encoder_name(layout, self.encoder), f"{self.name}:checkpoint")
+            build = getattr(published, self.model_class)
+            self._model = build(layout, published.encoder_name(layout, self.encoder), f"{self.name}:checkpoint")
         return self._model
+
+
+class Lens(_Published):
+    """LENS (Maddela et al. 2023) with the authors' published checkpoint (0-100 scale as theirs, higher is better).
+
+    ``checkpoint`` is the authors' directory (``hparams.yaml`` + ``checkpoints/*.ckpt``), a hub id in
+    the local Hugging Face cache (default ``davidheineman/lens``) or the ``.ckpt`` file; scores equal
+    the authors' ``lens-metric`` package (``benchmarks/lens_authors_parity.py``). ``checkpoint=shipped``
+    or a directory written by ``simpeval train lens`` means the old ``lens``, now ``lens-mini``: it
+    still works, with a deprecation warning.
+    """
+
+    name = "lens"
+    description = "LENS (Maddela et al. 2023) with the authors' published checkpoint"
+    requires_references = True
+    trained_on = ("simpeval-past",)
+    hub_id = "davidheineman/lens"
+    instead = "simpeval's own small model is lens-mini"
+    model_class = "PublishedLens"
+    options = _Published.published_options(hub_id, {
+        "rescale": simpeval.Option(bool, default=False, help="100 * Phi(score), as lens.LENS(rescale=True)"),
+    })
+
+    def __init__(self, **settings) -> None:
+        super().__init__(**settings)
+        self._legacy = None
+        if self.checkpoint == SHIPPED or (Path(self.checkpoint) / CONFIG_FILE).is_file():
+            deprecated(f"lens:checkpoint={self.checkpoint}", "lens-mini")
+            self._legacy = LensMini(checkpoint=self.checkpoint, batch_size=self.batch_size)
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        if self._legacy is not None:
+            return self._legacy.fingerprint(option_name, value)
+        return super().fingerprint(option_name, value)
 
     def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
                         references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
@@ -187,6 +210,37 @@ class Lens(simpeval.Metric):
         return {self.name: lens_scores(self.model(), sources, outputs, references, self.rescale, self.batch_size)}
 
 
+class LensSalsa(_Published):
+    """LENS-SALSA (Heineman et al. 2023), reference-free, with the authors' published checkpoint (score x 100).
+
+    Reads the output and its source as one sequence; equal to ``lens.LENS_SALSA(path).score(complex,
+    simple)`` (``benchmarks/lens_authors_parity.py``). :meth:`word_tags` gives its word-level edit tags.
+    """
+
+    name = "lens-salsa"
+    description = "LENS-SALSA (Heineman et al. 2023), reference-free, with the authors' published checkpoint"
+    requires_references = False
+    trained_on = ()  # SALSA's edit annotations: not a dataset simpeval registers
+    hub_id = "davidheineman/lens-salsa"
+    model_class = "PublishedSalsa"
+    options = _Published.published_options(hub_id)
+
+    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
+                        references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
+        self.check_inputs(sources, outputs, references)
+        if not sources:
+            return {self.name: []}
+        from simpeval_lens.published import salsa_scores
+
+        return {self.name: salsa_scores(self.model(), sources, outputs, self.batch_size)[0]}
+
+    def word_tags(self, sources: Sequence[str], outputs: Sequence[str]) -> list[list[tuple[str, dict[str, float]]]]:
+        """Per output, its subword tokens (then ``</s></s>`` and the source's) with each edit tag's probability."""
+        from simpeval_lens.published import salsa_scores
+
+        return salsa_scores(self.model(), sources, outputs, self.batch_size)[1]
+
+
 def deprecated(old: str, new: str) -> None:
     """One warning that ``old`` changed meaning or name, pointing at ``new``."""
     import warnings
@@ -197,7 +251,7 @@ def deprecated(old: str, new: str) -> None:
 
 @simpeval.hookimpl
 def simpeval_register_metrics():
-    return [Lens, LensMini, LensClaMini, LensCla]
+    return [Lens, LensSalsa, LensMini, LensClaMini, LensCla]
 
 
 @simpeval.hookimpl

@@ -1,4 +1,4 @@
-"""The authors' published LENS checkpoint (Maddela et al. 2023), read without pytorch-lightning or their code.
+"""The authors' published LENS and LENS-SALSA checkpoints, read without pytorch-lightning or their code.
 
 The authors publish LENS as a pytorch-lightning checkpoint: a directory holding ``hparams.yaml``
 and ``checkpoints/*.ckpt`` (``davidheineman/lens`` on the Hugging Face hub). Their package
@@ -22,6 +22,7 @@ and the network is rebuilt from what the state dict holds:
 
 A score is the estimator's output times 100 (or ``100 * Phi(output)`` with ``rescale``), for
 lower-cased texts, and an output's score is its best over its references: ``lens.LENS.score``.
+LENS-SALSA (``unified_metric``) shares the encoder, mix and estimator code: :class:`PublishedSalsa`.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from simpeval import UsageError, models
 HPARAMS_FILE = "hparams.yaml"
 CHECKPOINT_DIR = "checkpoints"
 LENS_CLASS = "regression_metric_multi_ref"
+SALSA_CLASS = "unified_metric"
 POOLS = ("avg", "max", "cls")
 ACTIVATIONS = ("Tanh", "Sigmoid", "Relu", "Gelu", "Elu", "Selu", "Silu")
 """The ``.title()`` spellings the package's ``FeedForward`` accepts that name a torch activation."""
@@ -118,55 +120,81 @@ def fingerprint(layout: Layout, encoder: str, label: str, option: str) -> str:
     return f"{label}@{head}+{encoder_label}@{digest.hexdigest()[:models.HASH_LENGTH]}"
 
 
+def _encoder_parts(layout: Layout, encoder: str, option: str, expected: str):
+    """Tokenizer, config, state dict and the encoder (weights from the checkpoint) of a published model."""
+    from transformers import AutoModel
+
+    hparams = layout.hparams
+    if hparams.get("class_identifier") != expected:
+        what = "LENS" if expected == LENS_CLASS else "LENS-SALSA"
+        raise UsageError(f"{layout.directory} holds a {hparams.get('class_identifier')!r} model, not {what} "
+                         f"({expected}): pass {option}=DIR of the published {what}")
+    encoder_option = f"{option.split(':')[0]}:encoder"
+    tokenizer = models.load_transformers(encoder, "tokenizer", option=encoder_option)
+    config = models.load_transformers(encoder, "config", option=encoder_option)
+    state = models.load_torch_state(layout.checkpoint, option).get("state_dict")
+    if not isinstance(state, dict):
+        raise UsageError(f"{layout.checkpoint} has no state_dict: pass {option}=DIR of a published checkpoint")
+    model = AutoModel.from_config(config, add_pooling_layer=False)
+    _load(model, state, "encoder.model.", layout.checkpoint)
+    model.eval()
+    return tokenizer, config, state, model
+
+
+def _mix_weights(state: dict, layers: int, checkpoint: Path, option: str):
+    """``(softmax weights, gamma)`` of the layer mix."""
+    import torch
+
+    try:
+        weights = [state[f"layerwise_attention.scalar_parameters.{i}"].reshape(()) for i in range(layers)]
+        return torch.softmax(torch.stack(weights).float(), dim=0), state["layerwise_attention.gamma"].reshape(()).float()
+    except KeyError as exc:
+        raise UsageError(f"{checkpoint} lacks {exc.args[0]}: pass {option}=DIR of the published model") from None
+
+
+def _estimator(hparams: dict, inputs: int, state: dict, layout: Layout):
+    """The feed-forward estimator (``estimator.ff.*``): Linear, activation, dropout per hidden size, then Linear to 1."""
+    from torch import nn
+
+    sizes = [inputs, *hparams.get("hidden_sizes", [2304, 768]), 1]
+    activation = _activation(hparams.get("activations", "Tanh"), layout)
+    blocks: list[nn.Module] = []
+    for i in range(len(sizes) - 1):
+        blocks.append(nn.Linear(sizes[i], sizes[i + 1]))
+        if i < len(sizes) - 2:
+            blocks += [activation(), nn.Dropout(0.0)]
+    if hparams.get("final_activation"):
+        blocks.append(_activation(hparams["final_activation"], layout)())
+    estimator = nn.Sequential(*blocks)
+    _load(estimator, state, "estimator.ff.", layout.checkpoint)
+    return estimator.eval()
+
+
+def _mix(weights, gamma, states, mask, layer_norm: bool):
+    mixed = 0
+    for weight, state in zip(weights, states):
+        mixed = mixed + weight * (_masked_norm(state, mask) if layer_norm else state)
+    return gamma * mixed
+
+
 class PublishedLens:
     """The rebuilt network: encoder, layer mix, pooling and estimator, in evaluation mode."""
 
     def __init__(self, layout: Layout, encoder: str, option: str) -> None:
-        import torch
-        from torch import nn
-        from transformers import AutoModel
-
         hparams = layout.hparams
-        if hparams.get("class_identifier") != LENS_CLASS:
-            raise UsageError(f"{layout.directory} holds a {hparams.get('class_identifier')!r} model, not LENS "
-                             f"({LENS_CLASS}): pass {option}=DIR of the published LENS")
+        self.tokenizer, config, state, self.encoder = _encoder_parts(layout, encoder, option, LENS_CLASS)
         self.pool = hparams.get("pool", "avg")
         self.layer = hparams.get("layer", "mix")
         if self.pool not in POOLS:
             raise UsageError(f"{layout.directory}: pooling {self.pool!r} is not supported: use one of {', '.join(POOLS)}")
-        encoder_option = f"{option.split(':')[0]}:encoder"
-        self.tokenizer = models.load_transformers(encoder, "tokenizer", option=encoder_option)
-        config = models.load_transformers(encoder, "config", option=encoder_option)
-        state = models.load_torch_state(layout.checkpoint, option).get("state_dict")
-        if not isinstance(state, dict):
-            raise UsageError(f"{layout.checkpoint} has no state_dict: pass {option}=DIR of a published checkpoint")
-        self.encoder = AutoModel.from_config(config, add_pooling_layer=False)
-        _load(self.encoder, state, "encoder.model.", layout.checkpoint)
         layers = config.num_hidden_layers + 1
         self.max_length = config.max_position_embeddings - 4
         self.layer_norm = bool(hparams.get("train_data"))  # the package's positional quirk, see the module docstring
         if self.layer == "mix":
-            try:
-                weights = [state[f"layerwise_attention.scalar_parameters.{i}"].reshape(()) for i in range(layers)]
-                self.mix_weights = torch.softmax(torch.stack(weights).float(), dim=0)
-                self.gamma = state["layerwise_attention.gamma"].reshape(()).float()
-            except KeyError as exc:
-                raise UsageError(f"{layout.checkpoint} lacks {exc.args[0]}: pass {option}=DIR of the published LENS") from None
+            self.mix_weights, self.gamma = _mix_weights(state, layers, layout.checkpoint, option)
         elif not (isinstance(self.layer, int) and 0 <= self.layer < layers):
             raise UsageError(f"{layout.directory}: layer {self.layer!r} is neither 'mix' nor one of 0..{layers - 1}")
-        sizes = [7 * config.hidden_size, *hparams.get("hidden_sizes", [2304, 768]), 1]
-        activation = _activation(hparams.get("activations", "Tanh"), layout)
-        blocks: list[nn.Module] = []
-        for i in range(len(sizes) - 1):
-            blocks.append(nn.Linear(sizes[i], sizes[i + 1]))
-            if i < len(sizes) - 2:
-                blocks += [activation(), nn.Dropout(0.0)]
-        if hparams.get("final_activation"):
-            blocks.append(_activation(hparams["final_activation"], layout)())
-        self.estimator = nn.Sequential(*blocks)
-        _load(self.estimator, state, "estimator.ff.", layout.checkpoint)
-        self.encoder.eval()
-        self.estimator.eval()
+        self.estimator = _estimator(hparams, 7 * config.hidden_size, state, layout)
 
     def embed(self, texts: Sequence[str], batch_size: int):
         """``len(texts) x hidden``: each text's pooled, layer-mixed embedding (each distinct text once)."""
@@ -191,10 +219,7 @@ class PublishedLens:
     def _mix(self, states, mask):
         if self.layer != "mix":
             return states[self.layer]
-        mixed = 0
-        for weight, state in zip(self.mix_weights, states):
-            mixed = mixed + weight * (_masked_norm(state, mask) if self.layer_norm else state)
-        return self.gamma * mixed
+        return _mix(self.mix_weights, self.gamma, states, mask, self.layer_norm)
 
     def _pool(self, embeddings, inputs):
         import torch
@@ -272,3 +297,105 @@ def lens_scores(model: PublishedLens, sources: Sequence[str], outputs: Sequence[
     for i, value in best.items():
         scores[i] = value
     return scores
+
+
+class PublishedSalsa:
+    """LENS-SALSA (``unified_metric``, reference-free): output and source encoded as one sequence.
+
+    As the package's ``UnifiedMetric`` in prediction: ``<s> output </s></s> source </s>`` (span
+    tokens added to the tokenizer and removed from the input, cut at the encoder's positions when
+    too long), the layer mix at the first token through the estimator for the sentence score, and
+    per-token softmax over ``hidden2tag`` of layer ``word_layer`` for the word-level tags. Two
+    quirks of that class are followed: the layer mix always uses softmax (its
+    ``layer_transformation`` setting never reaches the mix), and its layer normalisation follows
+    ``layer_norm``.
+    """
+
+    def __init__(self, layout: Layout, encoder: str, option: str) -> None:
+        import torch
+
+        hparams = layout.hparams
+        self.tokenizer, config, state, self.encoder = _encoder_parts(layout, encoder, option, SALSA_CLASS)
+        if not set(hparams.get("input_segments", ["mt", "src", "ref"])) >= {"mt", "src"}:
+            raise UsageError(f"{layout.directory}: a reference-free LENS-SALSA reads output and source (input_segments)")
+        layers = config.num_hidden_layers + 1
+        self.max_positions = config.max_position_embeddings - 2
+        self.layer = hparams.get("sent_layer", hparams.get("layer", "mix"))
+        self.layer_norm = bool(hparams.get("layer_norm", True))
+        if self.layer == "mix":
+            self.mix_weights, self.gamma = _mix_weights(state, layers, layout.checkpoint, option)
+        elif not (isinstance(self.layer, int) and 0 <= self.layer < layers):
+            raise UsageError(f"{layout.directory}: sent_layer {self.layer!r} is neither 'mix' nor one of 0..{layers - 1}")
+        self.estimator = _estimator(hparams, config.hidden_size, state, layout)
+        self.span_tokens = [str(t) for t in hparams.get("span_tokens") or []] if hparams.get("word_level_training") else []
+        self.word_layer = hparams.get("word_layer", layers - 1)
+        self.tags = None
+        if self.span_tokens:
+            marks = [m for t in self.span_tokens for m in (f"<{t}>", f"</{t}>")]
+            self.tokenizer.add_tokens(marks)
+            self.removed = {self.tokenizer.convert_tokens_to_ids(m) for m in marks}
+            try:
+                weight, bias = state["hidden2tag.weight"], state["hidden2tag.bias"]
+            except KeyError as exc:
+                raise UsageError(f"{layout.checkpoint} lacks {exc.args[0]}: pass {option}=DIR of the published LENS-SALSA") from None
+            self.tags = torch.nn.Linear(weight.shape[1], weight.shape[0])
+            self.tags.load_state_dict({"weight": weight, "bias": bias})
+        else:
+            self.removed = set()
+
+    def _pair_template(self) -> tuple[list[int], list[int], list[int]]:
+        """``(prefix, middle, suffix)`` the tokenizer puts around and between a pair (``<s>``, ``</s></s>``, ``</s>``)."""
+        if not hasattr(self, "_template"):
+            a, b = self.tokenizer("a")["input_ids"], self.tokenizer("b")["input_ids"]
+            pair = self.tokenizer("a", "b")["input_ids"]
+            inner_a, inner_b = len(a) - 2, len(b) - 2
+            self._template = (pair[:1], pair[1 + inner_a : len(pair) - 1 - inner_b], pair[len(pair) - 1 :])
+        return self._template
+
+    def _ids(self, text: str) -> list[int]:
+        ids = self.tokenizer(text, truncation=True, max_length=self.max_positions - 2)["input_ids"]
+        return [i for i in ids if i not in self.removed]
+
+    def sequence(self, output: str, source: str) -> list[int]:
+        """The joint input the package builds for one (output, source) pair."""
+        out, src = self._ids(output), self._ids(source)
+        prefix, middle, suffix = self._pair_template()
+        joined = prefix + out[1:-1] + middle + src[1:-1] + suffix
+        if len(out) - 2 + len(src) - 2 > self.max_positions - 3:
+            joined = joined[: self.max_positions]
+        return joined
+
+    def predict(self, outputs: Sequence[str], sources: Sequence[str], batch_size: int):
+        """Sentence scores (raw) and, with word-level tags, per pair the ``(token, {tag: probability})`` list."""
+        import torch
+
+        from simpeval.encoding import length_batches
+
+        sequences = [self.sequence(o, s) for o, s in zip(outputs, sources)]
+        scores: list[float] = [0.0] * len(sequences)
+        words: list[list] = [[] for _ in sequences]
+        pad = self.tokenizer.pad_token_id
+        with torch.inference_mode():
+            for batch in length_batches([len(q) for q in sequences], batch_size):
+                width = max(len(sequences[i]) for i in batch)
+                ids = torch.tensor([sequences[i] + [pad] * (width - len(sequences[i])) for i in batch])
+                mask = torch.tensor([[1] * len(sequences[i]) + [0] * (width - len(sequences[i])) for i in batch])
+                states = self.encoder(input_ids=ids, attention_mask=mask, output_hidden_states=True).hidden_states
+                mixed = (_mix(self.mix_weights, self.gamma, states, mask, self.layer_norm)
+                         if self.layer == "mix" else states[self.layer])
+                batch_scores = self.estimator(mixed[:, 0, :]).view(-1).tolist()
+                probabilities = torch.softmax(self.tags(states[self.word_layer]), dim=2) if self.tags is not None else None
+                for row, i in enumerate(batch):
+                    scores[i] = batch_scores[row]
+                    if probabilities is not None:
+                        tokens = self.tokenizer.convert_ids_to_tokens(sequences[i])[1:-1]
+                        values = probabilities[row, 1 : len(sequences[i]) - 1, 1:].tolist()
+                        words[i] = [(t, dict(zip(self.span_tokens, v))) for t, v in zip(tokens, values)]
+        return scores, words
+
+
+def salsa_scores(model: PublishedSalsa, sources: Sequence[str], outputs: Sequence[str], batch_size: int):
+    """``lens.LENS_SALSA.score`` without references: lower-cased texts, the sentence score times 100,
+    and per output its tokens with each tag's probability (output tokens, ``</s></s>``, source tokens)."""
+    scores, words = model.predict([o.lower() for o in outputs], [s.lower() for s in sources], batch_size)
+    return [100.0 * s for s in scores], words

@@ -110,3 +110,41 @@ def test_metrics_show_prints_the_training_data():
     result = CliRunner().invoke(cli, ["metrics", "show", "lens-mini"])
     assert result.exit_code == 0 and "trained on: simpeval-past" in result.output
     assert "MODEL_CARD.md" in result.output
+
+
+# lens.LENS_SALSA(path).score(SOURCES, OUTPUTS): sentence scores and some word-level tag probabilities
+SALSA = [-7.508721202611923, -7.531728595495224, -7.545628398656845, -7.497044652700424]
+SALSA_WORDS = {("deletion", 0, 0): ("the", 0.08882132917642593), ("deletion", 0, 2): ("Ġthen", 0.16388170421123505),
+               ("split", 3, 13): ("Ġcity", 0.11282362043857574), ("split", 3, 14): (".", 0.23085759580135345)}
+
+
+def test_lens_salsa_equals_the_authors_package_reference_free():
+    from simpeval_lens.plugin import LensSalsa
+
+    metric = LensSalsa(checkpoint=str(DATA / "lens-salsa"), encoder=str(DATA / "encoder"), batch_size=3)
+    assert not LensSalsa.requires_references
+    assert metric.sentence_scores(SOURCES, OUTPUTS)["lens-salsa"] == pytest.approx(SALSA, abs=1e-5)
+    tags = metric.word_tags(SOURCES, OUTPUTS)
+    assert [len(t) for t in tags] == [24, 24, 23, 15]
+    for (tag, item, position), (token, probability) in SALSA_WORDS.items():
+        assert tags[item][position][0] == token and tags[item][position][1][tag] == pytest.approx(probability, abs=1e-6)
+    assert metric.signature().startswith("lens-salsa|checkpoint:lens-salsa@")
+
+
+def test_each_class_refuses_the_others_checkpoint():
+    from simpeval_lens.plugin import LensSalsa
+
+    with pytest.raises(simpeval.UsageError, match="not LENS-SALSA"):
+        LensSalsa(checkpoint=str(DATA / "lens"), encoder=str(DATA / "encoder")).sentence_scores(["a"], ["b"])
+    with pytest.raises(simpeval.UsageError, match="not LENS "):
+        Lens(checkpoint=str(DATA / "lens-salsa"), encoder=str(DATA / "encoder")).sentence_scores(["a"], ["b"], [["c"]])
+
+
+def test_lens_salsa_without_weights_says_where_to_put_them(tmp_path, monkeypatch):
+    from simpeval_lens.plugin import LensSalsa
+
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    with pytest.raises(simpeval.UsageError, match="-m lens-salsa:checkpoint=DIR") as caught:
+        LensSalsa().signature()
+    assert str(tmp_path / "models--davidheineman--lens-salsa") in str(caught.value) and "\n" not in str(caught.value)
+    assert LensSalsa.missing_weights() == ["davidheineman/lens-salsa"]
