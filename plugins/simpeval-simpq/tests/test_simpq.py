@@ -100,3 +100,15 @@ def test_training_selects_by_left_out_correlation():
 def test_the_trainer_refuses_test_data(tmp_path):
     result = CliRunner().invoke(cli, ["train", "simpq", "-o", str(tmp_path), "--datasets", "simplicity-da,simpeval-2022"])
     assert result.exit_code == 2 and "test data only" in result.output
+
+
+def test_metrics_show_prints_the_cards_headline():
+    result = CliRunner().invoke(cli, ["metrics", "show", "simpq"])
+    assert result.exit_code == 0, result.output
+    assert "trained on: simplicity-da, structural-simplicity, simpeval-past" in result.output
+    card = (CHECKPOINT / "MODEL_CARD.md").read_text().splitlines()
+    headline = card[card.index("## Headline") + 1 : card.index("## Headline") + 5]
+    assert any(line.startswith("- meaning, on the dataset left out") for line in headline)
+    for line in headline:
+        if line.strip():
+            assert line in result.output
