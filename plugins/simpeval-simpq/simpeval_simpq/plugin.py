@@ -41,6 +41,11 @@ class Simpq(simpeval.Metric):
         super().__init__(**settings)
         self._models = None
 
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The shipped coefficients are package data: missing only from a broken install."""
+        return [] if (CHECKPOINT / "simpq.json").is_file() else [str(CHECKPOINT / "simpq.json")]
+
     def directory(self) -> Path:
         return CHECKPOINT if self.checkpoint == SHIPPED else Path(self.checkpoint)
 

@@ -112,3 +112,9 @@ def test_metrics_show_prints_the_cards_headline():
     for line in headline:
         if line.strip():
             assert line in result.output
+
+
+def test_metrics_list_shows_the_shipped_model_ok():
+    result = CliRunner().invoke(cli, ["metrics", "list", "--format", "json"])
+    rows = {row["name"]: row for row in json.loads(result.output)["metrics"]}
+    assert rows["simpq"]["status"] == "ok" and rows["simpq"]["neural"] == "no"
