@@ -60,3 +60,13 @@ def test_baselines_are_fkgl_compression_and_sari():
     assert scores["compression"][0] == pytest.approx(13 / 36)
     assert scores["sari"][0] > 50
     assert np.isnan(baseline_scores(["a b"], ["a"], None)["sari"][0])
+
+
+def test_single_feature_candidates_use_one_column_only():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(50, 3))
+    y = -2 * x[:, 2] + 1
+    fit, predict = loo.single_feature_candidates(["a", "b", "c"])["only(c)"]
+    model = fit(x, y)
+    assert model.weights[:2].tolist() == [0.0, 0.0] and model.weights[2] < 0
+    assert predict(model, x) == pytest.approx(y, abs=1e-2)

@@ -103,3 +103,20 @@ def fit_ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> Ridge:
 def ridge_candidates(alphas: Sequence[float]) -> dict[str, tuple[Fit, Predict]]:
     """One ridge candidate per penalty, named ``ridge(alpha=...)``."""
     return {f"ridge(alpha={a:g})": (lambda x, y, a=a: fit_ridge(x, y, a), lambda m, x: m.predict(x)) for a in alphas}
+
+
+def expand(model: Ridge, columns: Sequence[int], width: int) -> Ridge:
+    """A ridge fitted on some columns, as one over all ``width`` columns (zero weight elsewhere)."""
+    mean, scale, weights = np.zeros(width), np.ones(width), np.zeros(width)
+    mean[list(columns)], scale[list(columns)], weights[list(columns)] = model.mean, model.scale, model.weights
+    return Ridge(mean, scale, weights, model.bias)
+
+
+def single_feature_candidates(names: Sequence[str], alpha: float = 1e-3) -> dict[str, tuple[Fit, Predict]]:
+    """One candidate per feature alone (sign and scale learned on the training datasets), named ``only(NAME)``.
+
+    With datasets whose labels disagree, one robust feature can beat a fit on all of them out of
+    distribution; leave-one-dataset-out decides.
+    """
+    return {f"only({name})": (lambda x, y, i=i: expand(fit_ridge(x[:, [i]], y, alpha), [i], x.shape[1]),
+                              lambda m, x: m.predict(x)) for i, name in enumerate(names)}

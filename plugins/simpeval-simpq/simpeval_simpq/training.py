@@ -1,8 +1,8 @@
 """Training simpq: features of every rated dataset once, one ridge per aspect chosen by leave-one-dataset-out.
 
-Each aspect learns only from the labels :data:`simpeval.learning.rated.LABELS` assigns to it;
-the penalty is the one with the best mean correlation on the dataset left out; the final model
-is fitted on every dataset with that penalty. Nothing reads SimpEval_2022.
+Each aspect learns only from the labels :data:`simpeval.learning.rated.LABELS` assigns to it.
+Candidates: a ridge on every feature per penalty, and each feature alone; the one with the best
+mean correlation on the dataset left out is refitted on every dataset. Nothing reads SimpEval_2022.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from simpeval.learning import loo
 from simpeval.learning.rated import LABELS, RatedSet, aspect_sets
 from simpeval.store import StatsStore
-from simpeval_simpq.features import baseline_scores, features
+from simpeval_simpq.features import NAMES, baseline_scores, features
 from simpeval_simpq.model import ASPECTS, AspectModel
 
 ALPHAS = (0.001, 0.01, 0.1, 1.0, 10.0)
@@ -26,7 +26,6 @@ ALPHAS = (0.001, 0.01, 0.1, 1.0, 10.0)
 class AspectResult:
     aspect: str
     chosen: str
-    alpha: float
     tables: dict[str, list[loo.Fold]]
     model: AspectModel
 
@@ -58,11 +57,10 @@ def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.n
     x = [matrices[n] for n in names]
     y = [labels for _, labels in pairs]
     base = [baseline_scores(m) for m in x]
-    candidates = loo.ridge_candidates(alphas)
+    candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(NAMES)}
     chosen, tables = loo.select(candidates, x, y, names, base)
-    alpha = alphas[list(candidates).index(chosen)]
-    fitted = loo.fit_ridge(np.vstack(x), np.concatenate(y), alpha)
-    return AspectResult(aspect, chosen, alpha, tables, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
+    fitted = candidates[chosen][0](np.vstack(x), np.concatenate(y))
+    return AspectResult(aspect, chosen, tables, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
 
 
 def train(sets: Sequence[RatedSet], matrices: dict[str, np.ndarray], alphas: Sequence[float] = ALPHAS,
