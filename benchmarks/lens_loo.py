@@ -23,7 +23,7 @@ CARD = ROOT / "plugins" / "simpeval-lens" / "simpeval_lens" / "checkpoints" / "M
 COMMAND = "nice -n 10 python benchmarks/lens_loo.py"
 DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")
 VARIANTS = {"lens": "lens-mini", "E+R+S": "lens-cla-mini"}
-SEEDS = (0, 1)
+SEEDS = (0,)
 
 
 def main() -> None:
@@ -43,7 +43,7 @@ def main() -> None:
     examples = {s.name: rated_examples(s) for s in sets}
     baselines = {n: baseline_scores([e.source for e in ex], [e.output for e in ex], [e.references for e in ex])
                  for n, ex in examples.items()}
-    settings = TrainSettings(max_epochs=6)
+    settings = TrainSettings(max_epochs=4)
     rows, summary = [], []
     for variant, label in VARIANTS.items():
         config = LensConfig(encoder=DEFAULT_ENCODER, layers=layer_count(DEFAULT_ENCODER),
