@@ -69,15 +69,15 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
     """``(row label, CPU ms per item)`` for one preset, in this (fresh) process."""
     from simpeval.registry import load_registry
     from simpeval.runner import evaluate, resolve_metrics
-    from simpeval.store import StatsStore
+    from simpeval.run import Run
 
     sources, outputs, references = load_inputs(Path(args.data_dir))
     n = len(outputs)
     registry = load_registry(autoload=False)
     metrics = [registry.create_metric(name, preset=args.preset) for name in METRICS]
-    store = StatsStore()
-    for metric in metrics:
-        metric.bind_store(store)
+    run = Run()
+    run.bind(metrics)
+    store = run.store
 
     def classes() -> None:
         for metric in metrics:
@@ -87,7 +87,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
 
     def runner() -> None:
         evaluate(requests, sources, outputs, references, sentence_level=True, corpus_level=False, cache=None,
-                 store=store)
+                 run=run)
 
     from simpeval.syllables import count_syllables
     from simpeval.text import ngram_counts, split_sentences, tokenize

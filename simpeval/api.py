@@ -1,6 +1,7 @@
-"""The Python API: :func:`evaluate` and :func:`meta_evaluate`, the two jobs of the command line as calls.
+"""The Python API: :func:`evaluate`, :func:`evaluate_files` and :func:`meta_evaluate`, the command
+line's jobs as calls.
 
-Both build a registry of the installed plugins (or take one), run the same library code as
+They build a registry of the installed plugins (or take one), run the same library code as
 ``simpeval evaluate`` and ``simpeval meta-evaluate`` and return its result objects, so a score
 from Python equals the CLI's and carries the same signature. Everything heavy is imported inside
 the functions: ``import simpeval`` stays fast.
@@ -18,9 +19,9 @@ if TYPE_CHECKING:
     from simpeval.registry import Registry
     from simpeval.runner import EvaluationResult
 
-# ``simpeval evaluate``'s metrics when none are named.
-DEFAULT_METRICS_WITH_REFS = "bleu,sari,fkgl"
-DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
+from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+__all__ = ["DEFAULT_METRICS_WITHOUT_REFS", "DEFAULT_METRICS_WITH_REFS", "evaluate", "evaluate_files", "meta_evaluate"]
 
 
 def evaluate(
@@ -51,6 +52,7 @@ def evaluate(
         keyed by sub-score name (``result.corpus_scores["sari"]``, ``result.signatures["sari"]``).
     :raises simpeval.UsageError: on lists of different lengths or unknown metrics.
     """
+    from simpeval.engine.metrics import default_specs
     from simpeval.errors import UsageError
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
@@ -60,12 +62,71 @@ def evaluate(
         raise UsageError("inputs differ in length (" + ", ".join(f"{name}: {n}" for name, n in lengths)
                          + "): give one output and one line of each reference stream per original")
     references = [list(item) for item in zip(*refs)] if refs else None
-    if metrics is None:
-        metrics = DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS
-    specs = [metrics] if isinstance(metrics, str) else list(metrics)
-    requests = resolve_metrics(registry or _registry(), specs, preset)
+    requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references)), preset)
     return run_evaluation(requests, list(orig), list(sys), references, sentence_level=sentence_level,
                           corpus_level=True, cache=_cache(cache))
+
+
+def evaluate_files(
+    orig: str | os.PathLike,
+    sys: str | os.PathLike,
+    refs: str | os.PathLike | Iterable[str | os.PathLike] = (),
+    metrics: str | Iterable[str] | None = None,
+    *,
+    output: str | os.PathLike | None = None,
+    fmt: str = "csv",
+    sentence_level: bool = True,
+    preset: str | None = None,
+    cache: bool | str | os.PathLike | ScoreCache = True,
+    batch_size: int = 512,
+    jobs: int = 1,
+    registry: Registry | None = None,
+) -> EvaluationResult:
+    """Score files as ``simpeval evaluate --orig ORIG --sys SYS --refs REF... -o OUTPUT`` does, streamed.
+
+    Line files are read in lock-step a batch at a time and, with ``sentence_level`` and
+    ``fmt="csv"``, each batch's rows are written to ``output`` as soon as it is scored:
+    memory does not grow with the files. Finished batches go to the score cache, so a run
+    that is interrupted resumes from them. ``output`` is published whole at the end (never
+    half-written) and equals the command's file byte for byte. Documents (a directory of
+    ``.txt`` files or a ``.jsonl`` file) are read whole, as the command reads them.
+
+    :param orig: the original sentences, one per line.
+    :param sys: the system outputs, one per line.
+    :param refs: reference files, one reference per line each (one path: one reference file).
+    :param metrics: as :func:`evaluate`'s.
+    :param output: where to write the scores (``None``: nothing is written; per-item scores
+        are then returned in ``result.sentence_scores``).
+    :param fmt: ``csv``, ``json``, ``table``, ``markdown`` or ``latex``, as ``--format``.
+    :param sentence_level: one row per item (``--sentence-level``); False: corpus scores.
+    :param jobs: local worker processes (``--jobs``).
+    :returns: :class:`~simpeval.runner.EvaluationResult` with the corpus scores and signatures
+        (and the per-item scores when they are not streamed to ``output``).
+    :raises simpeval.UsageError: on unreadable files, line counts that differ or unknown metrics.
+    """
+    from simpeval.cli.evaluate import format_result
+    from simpeval.cli.files import check_writable
+    from simpeval.engine.execute import run_plan
+    from simpeval.engine.metrics import MetricSpecs
+    from simpeval.engine.plan import Output, Plan, System
+    from simpeval.engine.sources import open_source
+
+    ref_paths = [os.fspath(refs)] if isinstance(refs, (str, os.PathLike)) else [os.fspath(r) for r in refs]
+    target = None if output is None else os.fspath(output)
+    check_writable(target, "output")
+    written = None if target is None else Output(
+        target, fmt, lambda result, ids: format_result(result, sentence_level, fmt, ids))
+    plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset),
+                [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), ref_paths))],
+                sentence_level=sentence_level, batch_size=batch_size, output=written)
+    return run_plan(plan, cache=_cache(cache), jobs=jobs)
+
+
+def _specs(metrics: str | Iterable[str] | None) -> list[str]:
+    """``metrics`` as a list of ``-m`` specs (empty: the defaults)."""
+    if metrics is None:
+        return []
+    return [metrics] if isinstance(metrics, str) else list(metrics)
 
 
 def meta_evaluate(

@@ -49,6 +49,17 @@ def input_key(
     return digest.hexdigest()
 
 
+def metric_key(metric: Any, signature: str) -> str:
+    """What the cache keys ``metric``'s scores by: its printed ``signature`` (settings, models by
+    content, references) plus its ``formula_version`` and the fingerprint of the installed code
+    of its packages (:func:`simpeval.codehash.code_fingerprint`), so that scores never outlive
+    the code that computed them. The printed signature stays short; this never shows."""
+    from simpeval.codehash import code_fingerprint
+
+    version = getattr(metric, "formula_version", "1")
+    return f"{signature}|formula:{version}|code:{code_fingerprint(type(metric))}"
+
+
 def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     """Write ``text`` to ``path`` so that readers see either the old file or the whole new one.
 
@@ -225,6 +236,7 @@ __all__ = [
     "CACHE_DIR_ENV",
     "default_cache_dir",
     "input_key",
+    "metric_key",
     "write_atomic",
     "ScoreCache",
 ]

@@ -10,8 +10,11 @@ the runner cuts and however many metrics ask. New inputs are tokenised
 together, sorted by token length (on the CPU each batch holds inputs of one
 length, so no padding is computed; on a GPU batches of similar length waste
 little on it), and sent through the model in batches that halve when the device
-runs out of memory. :func:`shared_encoder` hands every metric asking for the same
-model and reading the same encoder, so they share its results.
+runs out of memory. :func:`shared_encoder` hands every metric of a run asking for the
+same model and reading the same encoder, so they share its results. Encoders live on
+the :class:`~simpeval.run.Run`, keyed by the model's *content* (never its path: a
+model directory retrained in place is loaded again), and their results count against
+the run's memory budget; both go when the run ends.
 
 ``device=`` takes ``cpu``, ``cuda``, ``cuda:N`` or ``mps`` (``None``: the first
 GPU if there is one, else the CPU) and ``dtype=`` ``float32``, ``bfloat16`` or
@@ -25,26 +28,28 @@ torch is imported only inside the functions that run a model.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from simpeval.errors import UsageError
+from simpeval.run import Memory
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT", "DTYPES", "TextEncoder", "check_device", "check_dtype", "is_out_of_memory",
-    "length_batches", "load_pretrained", "release_encoders", "resolve_device", "resolve_dtype", "same_length_batches",
+    "length_batches", "load_pretrained", "resolve_device", "resolve_dtype", "same_length_batches",
     "shared_encoder",
 ]
 
 if TYPE_CHECKING:
     import torch
 
+    from simpeval.run import Run
+
 DTYPES = ("float32", "bfloat16", "float16")
 """The dtypes a model can run in; float32 is the default and the only one that reproduces published scores."""
 
 DEFAULT_MEMORY_LIMIT = 1 << 30
-"""Bytes of encoder output an encoder keeps before dropping the least recently used (1 GiB)."""
+"""Bytes of output an encoder of its own (outside a run) keeps before dropping the least recently used (1 GiB)."""
 
 _DEVICE = re.compile(r"^(cpu|mps|cuda(:\d+)?)$")
 
@@ -167,7 +172,8 @@ class TextEncoder:
     :param same_length: batch only inputs of equal token count (:func:`same_length_batches`:
         no padding) instead of length-sorted runs (:func:`length_batches`); by default
         on the CPU only, where padding costs as much as real tokens.
-    :param memory_limit: bytes of results kept; beyond it the least recently used go.
+    :param memory_limit: bytes of results kept; beyond it the least recently used go. An
+        encoder of a run (:func:`shared_encoder`) keeps them in the run's memory instead.
     :param progress: show a progress bar (on a terminal only) over the inputs encoded.
     :param description: the progress bar's label.
     """
@@ -198,45 +204,43 @@ class TextEncoder:
         self.progress = progress
         self.description = description
         self.same_length = str(device).startswith("cpu") if same_length is None else same_length
-        self._results: OrderedDict[Input, Any] = OrderedDict()
-        self._bytes = 0
+        self.memory = Memory(memory_limit)
         self.info: dict[str, Any] = {}
         """What the code that built the encoder records about its reading (e.g. the layer chosen)."""
         self.encoded = 0
         """How many inputs went through the model so far (the distinct ones, each once while kept)."""
 
     def __len__(self) -> int:
-        return len(self._results)
+        return self.memory.count(self)
+
+    def share(self, memory: Memory) -> None:
+        """Keep results in ``memory`` (a run's, shared with its other encoders) from now on."""
+        self.memory.clear(self)
+        self.memory = memory
 
     def encode(self, inputs: Sequence[Input]) -> list[Any]:
         """The result of each input, in order; only inputs not kept yet go through the model."""
-        missing = [x for x in dict.fromkeys(inputs) if x not in self._results]
-        fresh = self._run(missing) if missing else {}
-        results = []
-        for x in inputs:
-            value = fresh.get(x)
-            if value is None:
-                value = self._results[x]
-                self._results.move_to_end(x)
-            results.append(value)
-        for x, value in fresh.items():
-            self._keep(x, value)
-        return results
+        kept = {x: self.memory.get((self, x)) for x in dict.fromkeys(inputs)}
+        missing = [x for x, value in kept.items() if value is None]
+        if missing:
+            fresh = self._run(missing)
+            for x in missing:
+                kept[x] = fresh[x]
+                self.memory.put((self, x), fresh[x], _bytes(fresh[x]))
+        return [kept[x] for x in inputs]
+
+    def keep(self, results: dict[Input, Any]) -> None:
+        """Keep results computed elsewhere (e.g. read back from a file that :meth:`kept` filled)."""
+        for x, value in results.items():
+            self.memory.put((self, x), value, _bytes(value))
+
+    def kept(self) -> dict[Input, Any]:
+        """Every result kept now."""
+        return dict(self.memory.items(self))
 
     def clear(self) -> None:
         """Forget every kept result (the model stays loaded)."""
-        self._results.clear()
-        self._bytes = 0
-
-    def _keep(self, key: Input, value: Any) -> None:
-        size = _bytes(value)
-        if size > self.memory_limit:
-            return
-        self._results[key] = value
-        self._bytes += size
-        while self._bytes > self.memory_limit:
-            _, dropped = self._results.popitem(last=False)
-            self._bytes -= _bytes(dropped)
+        self.memory.clear(self)
 
     def _run(self, inputs: list[Input]) -> dict[Input, Any]:
         import torch
@@ -289,10 +293,17 @@ class TextEncoder:
 
 
 def _on_cpu(value: Any) -> Any:
-    """A forward result (a tensor or a tuple of tensors) detached and moved to the CPU."""
+    """A forward result (a tensor or a tuple of tensors) detached, on the CPU, in storage of its own.
+
+    A row of a batch's output is a view that would keep the whole batch alive (and the memory
+    budget would count only the row), so a view is copied.
+    """
     if isinstance(value, tuple):
         return tuple(_on_cpu(v) for v in value)
-    return value.detach().to("cpu")
+    tensor = value.detach().to("cpu")
+    if tensor.untyped_storage().nbytes() > _bytes(tensor):
+        tensor = tensor.clone()
+    return tensor
 
 
 def _bytes(value: Any) -> int:
@@ -301,25 +312,25 @@ def _bytes(value: Any) -> int:
     return value.element_size() * value.nelement()
 
 
-_SHARED: dict[Hashable, TextEncoder] = {}
+def shared_encoder(
+    run: Run, model: str, reading: Hashable, build: Callable[[], TextEncoder], option: str = "model"
+) -> TextEncoder:
+    """The run's encoder of ``model`` read as ``reading``, built by ``build()`` the first time.
 
-
-def shared_encoder(key: Hashable, build: Callable[[], TextEncoder]) -> TextEncoder:
-    """The encoder registered under ``key``, built by ``build()`` the first time.
-
-    ``key`` must name everything that changes the results (model, the layer or
-    head read, device, dtype, tokenisation), so that every metric of a run that
-    asks for the same encoder shares one model and its results.
+    The encoder is keyed by the *content* of ``model`` (:func:`simpeval.models.content_hash`:
+    the hash its signature shows), so weights replaced in the same directory are loaded
+    again; ``reading`` must name everything else that changes the results (the layer or
+    head read, device, dtype, tokenisation). Every metric of the run asking for the same
+    encoder shares one model and its results, which count against the run's memory budget.
     """
-    encoder = _SHARED.get(key)
-    if encoder is None:
-        encoder = _SHARED[key] = build()
-    return encoder
+    from simpeval import models
 
+    def built() -> TextEncoder:
+        encoder = build()
+        encoder.share(run.memory)
+        return encoder
 
-def release_encoders() -> None:
-    """Drop every shared encoder, its model and its results (tests; long-lived processes between runs)."""
-    _SHARED.clear()
+    return run.resource(("encoder", models.content_hash(models.locate(model, option)), reading), built)
 
 
 def _progress(total: int, enabled: bool, description: str) -> Any:

@@ -35,7 +35,7 @@ from typing import Any
 from simpeval.errors import UsageError
 
 __all__ = [
-    "DEFAULT_ENCODER", "checkpoint_encoder", "checkpoint_fingerprint", "content_hash", "fingerprint", "resolve_encoder", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
+    "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_fingerprint", "content_hash", "fingerprint", "resolve_encoder", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
     "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
 ]
 
@@ -287,6 +287,8 @@ def load_transformers(name: str | os.PathLike, kind: str = "model", option: str 
     if kind not in _TRANSFORMERS_CLASSES:
         raise ValueError(f"kind must be one of {', '.join(_TRANSFORMERS_CLASSES)}, got {kind!r}")
     path = locate(name, option)
+    if kind in _WEIGHTS_KINDS:
+        announce_loading(name, path)
     import transformers
 
     loader = getattr(transformers, _TRANSFORMERS_CLASSES[kind])
@@ -296,6 +298,21 @@ def load_transformers(name: str | os.PathLike, kind: str = "model", option: str 
             return loader.from_pretrained(str(path), **kwargs)
     except (OSError, ValueError, KeyError) as exc:
         raise _unreadable(name, kind, option, exc) from exc
+
+
+_WEIGHTS_KINDS = ("model", "sequence-classification")
+
+
+def announce_loading(name: str | os.PathLike, path: Path) -> None:
+    """``loading MODEL ...`` on stderr before weights load, so that the seconds it takes are not silent.
+
+    MODEL is a hub id as given, else the base name of the model's file or directory.
+    """
+    import sys
+
+    text = os.fspath(name)
+    label = text if not Path(text).expanduser().exists() else path.name
+    print(f"loading {label} ...", file=sys.stderr, flush=True)
 
 
 def _unreadable(name: str | os.PathLike, kind: str, option: str, exc: Exception) -> UsageError:
@@ -357,7 +374,7 @@ def load_spacy(name: str, option: str = "spacy_model", **kwargs: Any) -> Any:
 
     :param kwargs: passed to ``spacy.load`` (``disable``, ``exclude``, ...).
     """
-    locate_spacy(name, option)
+    announce_loading(name, locate_spacy(name, option))
     import spacy
 
     try:

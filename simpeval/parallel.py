@@ -1,7 +1,7 @@
 """Score batches in several local processes (``--jobs N``) or on a Dask cluster (``--dask``).
 
-The runner hands an executor the batches still to score; the executor yields each
-``(batch, scores)`` as it finishes, and the runner writes the cache and puts the
+The engine hands an executor the batches still to score; the executor yields each
+``(batch, scores)`` as it finishes, and the engine writes the cache and puts the
 scores back in input order, so a parallel run gives the serial run's numbers
 (corpus statistics are summed in batch order too). The score cache stays with the
 client: workers return scores, the client stores them, so workers need no shared
@@ -9,10 +9,10 @@ file system.
 
 Workers receive the metric objects (settings only, no model and no store) and keep
 the first copy of each metric, by class and signature, for their whole life: a
-neural metric loads its model once per worker. Each worker has its own bounded
-:class:`~simpeval.store.StatsStore`. A worker checks that it computes the signature
-the client expects, so a cluster with another simpeval version fails loudly instead
-of mixing numbers. A failed batch is retried once, then reported by its item range.
+neural metric loads its model once per worker. Each worker has its own
+:class:`~simpeval.run.Run` (bounded statistics store, models and encodings). A worker
+checks that it computes the signature the client expects, so a cluster with another
+simpeval version fails loudly instead of mixing numbers. A failed batch is retried once, then reported by its item range.
 
 Dask is an optional extra (``pip install simpeval[dask]``), imported only here.
 """
@@ -25,11 +25,11 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from simpeval.errors import UsageError
-from simpeval.store import StatsStore
+from simpeval.run import Run
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
-    from simpeval.runner import Batch, BatchScores, Task
+    from simpeval.engine.batches import Batch, BatchScores, Task
 
 Work = Sequence[tuple["Batch", "list[Task | None]"]]
 RETRIES = 1
@@ -52,17 +52,17 @@ class BatchExecutor(Protocol):
 # The worker side
 # --------------------------------------------------------------------------
 
-_WORKER = threading.local()  # per worker thread: metrics and store are not shared across threads
+_WORKER = threading.local()  # per worker thread: metrics and run are not shared across threads
 
 
 def score_remote(
     metrics: Sequence[Metric], signatures: Sequence[str], tasks: list[Task | None], batch: Batch
 ) -> BatchScores:
     """Score ``batch`` in a worker with its long-lived copies of ``metrics``."""
-    from simpeval.runner import score_batch
+    from simpeval.engine.batches import score_batch
 
     if not hasattr(_WORKER, "metrics"):
-        _WORKER.metrics, _WORKER.store = {}, StatsStore()
+        _WORKER.metrics, _WORKER.run = {}, Run()
     local = []
     for metric, expected in zip(metrics, signatures):
         kept = _WORKER.metrics.setdefault((type(metric), expected), metric)
@@ -71,7 +71,7 @@ def score_remote(
                 f"the worker computes {kept.signature()} where the client expects {expected}: "
                 "install the same simpeval and plugin versions on every worker"
             )
-        kept.bind_store(_WORKER.store)
+        kept.bind_run(_WORKER.run)
         local.append(kept)
     return score_batch(local, tasks, batch)
 

@@ -8,8 +8,8 @@ metric before the next, so a batch's texts are counted once while they are
 fresh and then age out; texts that many items share (the references of
 several systems' outputs, a source) keep being used and so stay for the run.
 
-How a metric uses it: the runner calls :meth:`Metric.bind_store
-<simpeval.metrics.base.Metric.bind_store>` with the run's store; a metric passes
+How a metric uses it: the store is its run's (:attr:`Metric.store
+<simpeval.metrics.base.Metric.store>` is ``metric.run.store``, :mod:`simpeval.run`); a metric passes
 ``store=self.store`` to the functions of :mod:`simpeval.text` and to its own
 statistics functions, which it decorates with :func:`stored`::
 
@@ -33,6 +33,8 @@ import functools
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
+
+__all__ = ["DEFAULT_MAX_ENTRIES", "StatsStore", "stored", "stored_many"]
 
 DEFAULT_MAX_ENTRIES = 1 << 16
 

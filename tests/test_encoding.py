@@ -129,16 +129,30 @@ def test_on_the_cpu_batches_hold_one_length_by_default() -> None:
     assert TextEncoder(None, character_ids, forward, pad_id=0, device="cuda:0").same_length is False
 
 
-def test_shared_encoder_is_built_once_per_key() -> None:
+def test_a_runs_encoder_is_keyed_by_model_content_and_keeps_results_in_the_runs_budget(tmp_path) -> None:
+    from simpeval.run import Run
+
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "weights.bin").write_bytes(b"old")
     built = []
 
     def build():
         built.append(1)
         return TextEncoder(None, character_ids, Recorder(), pad_id=0)
 
-    key = ("test-encoding", id(built))
-    assert shared_encoder(key, build) is shared_encoder(key, build)
-    assert len(built) == 1
+    run = Run(memory_budget_mb=1)
+    first = shared_encoder(run, str(model), "sum", build)
+    assert shared_encoder(run, str(model), "sum", build) is first and len(built) == 1
+    assert shared_encoder(run, str(model), "other reading", build) is not first and len(built) == 2
+    first.encode(["ab", "abc"])
+    assert len(first) == 2 and run.memory.count(first) == 2 and run.memory.bytes == 2 * 8  # two int64 sums
+    (model / "weights.bin").write_bytes(b"new weights")  # replaced in place, same path
+    assert shared_encoder(run, str(model), "sum", build) is not first and len(built) == 3
+    with Run() as other:
+        assert shared_encoder(other, str(model), "sum", build) is not first and len(built) == 4
+    run.close()
+    assert run.memory.bytes == 0 and len(first) == 0
 
 
 @pytest.mark.parametrize("name", ["cpu", "cuda", "cuda:1", "mps", None])

@@ -13,7 +13,7 @@ from simpeval.metrics.bleu import Bleu, BleuSource
 from simpeval.metrics.combined import BleuSariAmean, BleuSariGmean, FkBleu, IBleu
 from simpeval.metrics.fkgl import Fkgl
 from simpeval.metrics.sari import Sari
-from simpeval.store import StatsStore
+from simpeval.run import Run
 
 SOURCES = [
     "The incumbent was defeated by a considerable margin in the election.",
@@ -70,10 +70,11 @@ def test_bleu_sari_means() -> None:
 
 
 def test_composites_reuse_the_component_statistics() -> None:
-    store = StatsStore()
+    run = Run()
+    store = run.store
 
     def score(metric):
-        metric.bind_store(store)
+        metric.bind_run(run)
         metric.score_sentences(*ARGS)
 
     score(Bleu())

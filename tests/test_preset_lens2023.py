@@ -87,6 +87,7 @@ def test_metrics_take_the_formulas_from_the_preset():
 
 
 def test_gleu_and_lens_sari_count_through_the_runs_store():
+    from simpeval.run import Run
     from simpeval.store import StatsStore
     from simpeval.text import ngram_counts
 
@@ -99,6 +100,6 @@ def test_gleu_and_lens_sari_count_through_the_runs_store():
     assert store.count(ngram_counts) == 4  # only the source is new
     misses = store.misses
     for metric in (Sari(**Sari.presets["lens-2023"]), Bleu(**Bleu.presets["lens-2023"])):
-        metric.bind_store(store)
+        metric.bind_run(Run(store=store))
         metric.score_sentences([source], [output], [refs])
     assert store.misses == misses  # both metrics found every count in the run's store

@@ -12,6 +12,7 @@ from simpeval.cli import cli
 from simpeval.metrics.base import Metric
 from simpeval.parallel import ProcessExecutor
 from simpeval.registry import load_registry
+from simpeval.run import Run
 from simpeval.runner import evaluate, resolve_metrics
 from simpeval.store import StatsStore
 from simpeval.text import ngram_counts
@@ -47,7 +48,7 @@ def test_store_keeps_at_most_its_bound_and_the_scores_do_not_change(asset):
     registry = load_registry(autoload=False)
     unbounded = evaluate(resolve_metrics(registry, [METRICS]), *asset, batch_size=16)
     store = StatsStore(max_entries=40)
-    bounded = evaluate(resolve_metrics(registry, [METRICS]), *asset, batch_size=16, store=store)
+    bounded = evaluate(resolve_metrics(registry, [METRICS]), *asset, batch_size=16, run=Run(store=store))
     # N_ITEMS items x (source, output, 3 references) x several statistics each would need hundreds
     assert store.misses > 10 * 40
     assert store.peak == 40 and len(store) <= 40

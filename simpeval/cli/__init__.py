@@ -59,7 +59,25 @@ def refuse_repeated_options(command: click.Command, parent: click.Context, name:
         seen.add(param.name)
 
 
+ONE_BLAS_THREAD_COMMANDS = frozenset({"evaluate"})
+"""Commands whose numpy work (n-gram counts, statistics) is not matrix algebra.
+
+numpy's OpenBLAS starts a thread per core at import that spins for a while: on a 2-core machine
+about 0.1 s of CPU taken from the run. These commands get ``OPENBLAS_NUM_THREADS=1`` (their
+``--jobs`` workers inherit it; a user's own setting wins); the others, such as ``meta-evaluate``,
+whose bootstrap multiplies matrices, keep every thread.
+"""
+
+
 class RootGroup(SimpevalGroup):
+    def resolve_command(self, ctx: click.Context, args: list[str]):  # noqa: ANN201 - click's own triple
+        """Click's, and one OpenBLAS thread for :data:`ONE_BLAS_THREAD_COMMANDS` when numpy is not loaded yet
+        (only then does the setting take effect; it never leaks into a process that already uses numpy)."""
+        name, command, rest = super().resolve_command(ctx, args)
+        if name in ONE_BLAS_THREAD_COMMANDS and "numpy" not in sys.modules:
+            os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        return name, command, rest
+
     def main(self, args=None, prog_name=None, standalone_mode=True, **extra):
         """Click's main, except that a usage error (a bad option or value) is one line, exit status 2."""
         if not standalone_mode:
@@ -96,11 +114,6 @@ class TrainGroup(SimpevalGroup):
 
     def list_commands(self, ctx: click.Context):
         return sorted({*super().list_commands(ctx), *current_state().commands().train})
-
-
-def registry():
-    """The plugin registry of the running command, built on its first use."""
-    return current_state().registry
 
 
 def _disable_plugins(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> None:
@@ -146,8 +159,4 @@ _add_builtin_commands()
 
 
 def main() -> None:
-    # numpy's OpenBLAS starts a thread per core at import that spins for a while: on a 2-core machine
-    # about 0.1 s of CPU taken from the run. The command line's numpy work (n-gram counts, statistics)
-    # is not matrix algebra, and --jobs workers inherit the setting; a user's own setting wins.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     cli(prog_name="simpeval")

@@ -40,7 +40,7 @@ def datasets_agreement(name, aspect, repetitions, seed, fmt, data_dir) -> None:
 
     import numpy as np
 
-    from simpeval.cli import registry
+    from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.jsontext import dumps
     from simpeval.metaeval.agreement import agreement

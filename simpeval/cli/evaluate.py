@@ -1,17 +1,83 @@
-"""``simpeval evaluate``: score system outputs with any installed metrics."""
+"""``simpeval evaluate``: score system outputs with any installed metrics.
+
+The command turns its options into a :class:`~simpeval.engine.plan.Plan` (one system's line
+files or documents, or several systems with a paired test) and runs it with
+:func:`simpeval.engine.execute.run_plan`; what it prints itself is the signatures and notes
+on standard error.
+"""
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import click
 
-from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
-from simpeval.cli.files import check_writable, write_output
-from simpeval.cli.inputs import read_inputs
 from simpeval.cli.parallel import parallel_options
-from simpeval.documents import is_document_input
-from simpeval.errors import UsageError
+from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+
+
+@dataclass
+class EvaluateOptions:
+    """The options of ``simpeval evaluate``, as click parses them."""
+
+    orig_path: str | None
+    sys_paths: tuple[str, ...]
+    refs_paths: tuple[str, ...]
+    test_set: str | None
+    sys_dir: str | None
+    paired_bs: bool
+    paired_ar: bool
+    paired_n: int | None
+    seed: int
+    data_dir: str | None
+    analysis: bool
+    metric_specs: tuple[str, ...]
+    sentence_level: bool
+    preset: str | None
+    fmt: str
+    output: str | None
+    no_cache: bool
+    cache_dir: str | None
+    batch_size: int
+    progress: bool | None
+    jobs: int
+    dask: str | None
+
+    def plan(self):
+        """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
+        unless several systems are compared)."""
+        from simpeval.cli.state import registry
+        from simpeval.cli.systems import format_comparison, read_systems, resolve_inputs, with_analysis
+        from simpeval.documents import is_document_input
+        from simpeval.engine.metrics import MetricSpecs
+        from simpeval.engine.plan import Output, Plan, System
+        from simpeval.engine.sources import MemorySource, open_source
+        from simpeval.errors import UsageError
+
+        orig, refs, sys_paths, test = resolve_inputs(self.orig_path, self.refs_paths, self.test_set, self.data_dir,
+                                                     self.sys_paths, self.sys_dir, self.paired_bs, self.paired_ar)
+        specs = with_analysis(self.metric_specs, bool(refs)) if self.analysis else self.metric_specs
+        progress = sys.stderr.isatty() if self.progress is None else self.progress
+        settings = dict(metrics=MetricSpecs(registry(), specs, self.preset), batch_size=self.batch_size,
+                        progress=progress)
+        if len(sys_paths) == 1 and test is None:
+            fmt, sentence_level = self.fmt, self.sentence_level
+            return Plan(systems=[System(sys_paths[0], open_source(orig, sys_paths[0], refs))],
+                        sentence_level=sentence_level,
+                        output=Output(self.output, fmt, lambda result, ids: format_result(result, sentence_level,
+                                                                                          fmt, ids)),
+                        **settings)
+        if any(is_document_input(p) for p in (orig, *sys_paths, *refs)):
+            raise UsageError("documents are scored one system at a time: give one --sys per run")
+        if self.sentence_level:
+            raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
+        sources, systems, references = read_systems(orig, sys_paths, refs)
+        fmt = self.fmt
+        return Plan(systems=[System(name, MemorySource(sources, outputs, references)) for name, outputs in systems],
+                    test=test, n_resamples=self.paired_n, seed=self.seed,
+                    output=Output(self.output, fmt, lambda comparison, _: format_comparison(comparison, fmt)),
+                    **settings)
 
 
 @click.command()
@@ -39,61 +105,27 @@ from simpeval.errors import UsageError
 @click.option("--batch-size", type=click.IntRange(min=1), default=512, show_default=True, help="Items per cached batch.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def evaluate(orig_path, sys_paths, refs_paths, test_set, sys_dir, paired_bs, paired_ar, paired_n, seed, data_dir,
-             analysis, metric_specs, sentence_level, preset, fmt, output, no_cache, cache_dir, batch_size, progress,
-             jobs, dask) -> None:
+def evaluate(**options) -> None:
     """Score system outputs against their originals (and references)."""
-    from simpeval.cli.systems import evaluate_systems, resolve_inputs, with_analysis
-
-    check_writable(output)
-
-    orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir,
-                                                            paired_bs, paired_ar)
-    if analysis:
-        metric_specs = with_analysis(metric_specs, bool(refs_paths))
-    if len(sys_paths) > 1 and any(is_document_input(p) for p in (orig_path, *sys_paths, *refs_paths)):
-        raise UsageError("documents are scored one system at a time: give one --sys per run")
-    from simpeval.parallel import open_executor
-
-    if len(sys_paths) > 1 or test is not None:
-        with open_executor(jobs, dask) as executor:
-            evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed,
-                             sentence_level, fmt, output, no_cache, cache_dir, batch_size, progress, executor)
-        return
-    sys_path = sys_paths[0]
     from simpeval.cache import ScoreCache
-    from simpeval.cli import registry
-    from simpeval.runner import evaluate as run_evaluation
-    from simpeval.runner import resolve_metrics
+    from simpeval.cli.files import check_writable
+    from simpeval.cli.systems import echo_comparison_notes
+    from simpeval.engine.execute import run_plan
 
-    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if refs_paths else DEFAULT_METRICS_WITHOUT_REFS),)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    cache = None if no_cache else ScoreCache(cache_dir)
-    result = None
-    if not any(is_document_input(p) for p in (orig_path, sys_path, *refs_paths)):
-        from simpeval.cli.stream import stream_line_files
-
-        result = stream_line_files(orig_path, sys_path, refs_paths, lambda: resolve_metrics(registry(), specs, preset),
-                                   sentence_level=sentence_level, fmt=fmt, output=output, cache=cache,
-                                   batch_size=batch_size, progress=progress,
-                                   open_executor=lambda: open_executor(jobs, dask))
-    if result is None:  # documents, or a metric whose corpus score needs every text at once
-        inputs = read_inputs(orig_path, sys_path, refs_paths)
-        requests = resolve_metrics(registry(), specs, preset)
-        with open_executor(jobs, dask) as executor:
-            result = run_evaluation(
-                requests, inputs.sources, inputs.outputs, inputs.references,
-                sentence_level=sentence_level, corpus_level=True, cache=cache,
-                batch_size=batch_size, progress=progress, fields=inputs.fields, executor=executor,
-            )
-        write_output(format_result(result, sentence_level, fmt, inputs.ids), output)
-        if inputs.ids is not None:
-            for request in requests:
-                if request.metric.level == "sentence":
-                    click.echo(f"# note: {request.metric.name} is a sentence-level metric: each document is scored "
-                               "as one text", err=True)
-    if sentence_level and fmt != "json":
+    given = EvaluateOptions(**options)
+    check_writable(given.output)
+    plan = given.plan()
+    result = run_plan(plan, cache=None if given.no_cache else ScoreCache(given.cache_dir), jobs=given.jobs,
+                      dask=given.dask)
+    if plan.compares:
+        echo_comparison_notes(result, given.fmt)
+        return
+    if plan.systems[0].source.ids is not None:
+        for request in plan.metrics.resolved:
+            if request.metric.level == "sentence":
+                click.echo(f"# note: {request.metric.name} is a sentence-level metric: each document is scored "
+                           "as one text", err=True)
+    if given.sentence_level and given.fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
 

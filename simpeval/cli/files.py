@@ -35,7 +35,7 @@ BOM = b"\xef\xbb\xbf"
 
 def decode_lines(data: bytes, path: str, option: str, offset: int = 0) -> list[str]:
     """The lines of ``data``, bytes ``offset`` onwards of ``path`` (a whole file, or whole lines
-    of it, as :mod:`simpeval.cli.linefiles` reads them): strict UTF-8, CRLF read as LF,
+    of it, as :mod:`simpeval.engine.linefiles` reads them): strict UTF-8, CRLF read as LF,
     a byte-order mark dropped at the start of the file, a bad byte reported by its offset in the file."""
     skip = len(BOM) if offset == 0 and data.startswith(BOM) else 0
     try:

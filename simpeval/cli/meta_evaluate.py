@@ -59,8 +59,8 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli import registry
     from simpeval.cli.files import check_writable, write_output
+    from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance

@@ -63,7 +63,7 @@ def _status(cls: type, plugin_ok: bool) -> str:
 @click.option("--preset", default=None, help="Show the settings this preset selects.")
 def show_metric(name: str, preset: str | None) -> None:
     """A metric's description, options, presets and signature."""
-    from simpeval.cli import registry
+    from simpeval.cli.state import registry
     from simpeval.errors import UsageError
 
     reg = registry()

@@ -119,3 +119,8 @@ def current_state(disabled: list[str] | None = None) -> CliState:
         builtin = frozenset(getattr(root.command, "commands", {}))
         root.obj = CliState(disabled=disabled_plugins(disabled or ()), builtin=builtin)
     return root.obj
+
+
+def registry() -> Registry:
+    """The plugin registry of the running command, built on its first use."""
+    return current_state().registry

@@ -1,14 +1,14 @@
 """``simpeval evaluate`` with a named test set and with several systems (``--sys A --sys B``,
-``--sys-dir``), each compared with the first by ``--paired-bs`` or ``--paired-ar``."""
+``--sys-dir``), each compared with the first by ``--paired-bs`` or ``--paired-ar``: the
+options that name the inputs, and the comparison's layout."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from simpeval.cli.files import check_same_length, read_lines, write_output
+from simpeval.cli.files import check_same_length, read_lines
 from simpeval.errors import UsageError
 
 
@@ -45,10 +45,9 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
 
 def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
     """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
-    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+    from simpeval.engine.metrics import default_specs
 
-    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
-    return (*specs, "ops", *(("ops-f1",) if has_references else ()))
+    return (*default_specs(metric_specs, has_references), "ops", *(("ops-f1",) if has_references else ()))
 
 
 def system_names(paths) -> list[str]:
@@ -73,33 +72,17 @@ def read_systems(orig_path, sys_paths, refs_paths):
     return sources, systems, references
 
 
-def evaluate_systems(orig_path, sys_paths, refs_paths, metric_specs, preset, test, paired_n, seed, sentence_level,
-                     fmt, output, no_cache, cache_dir, batch_size, progress, executor=None) -> None:
-    """Score several systems (one row each) and print the comparison."""
-    from simpeval.cache import ScoreCache
-    from simpeval.cli import registry
-    from simpeval.cli.evaluate import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
-    from simpeval.compare import compare_systems
-    from simpeval.runner import resolve_metrics
-
-    if sentence_level:
-        raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
-    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
-    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
-    requests = resolve_metrics(registry(), specs, preset)
-    comparison = compare_systems(
-        requests, sources, systems, references, test=test, n_resamples=paired_n, seed=seed,
-        cache=None if no_cache else ScoreCache(cache_dir), batch_size=batch_size,
-        progress=sys.stderr.isatty() if progress is None else progress, executor=executor,
-    )
-    write_output(format_comparison(comparison, fmt), output)
-    if fmt not in ("json", "csv"):
-        for name in comparison.score_names:
-            click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
-        if test is not None:
-            label = "paired bootstrap" if test == "bs" else "approximate randomization"
-            click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
-                       "score (95% interval) p-value against the first system; * p < 0.05", err=True)
+def echo_comparison_notes(comparison, fmt: str) -> None:
+    """After the comparison's table: each sub-score's signature and the paired test's settings,
+    on standard error (CSV and JSON carry them in their records)."""
+    if fmt in ("json", "csv"):
+        return
+    for name in comparison.score_names:
+        click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
+    if comparison.test is not None:
+        label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
+        click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
+                   "score (95% interval) p-value against the first system; * p < 0.05", err=True)
 
 
 def comparison_records(comparison) -> list[dict]:

@@ -1,4 +1,4 @@
-"""Score a dataset's outputs with registered metrics through the runner (and its cache).
+"""Score a dataset's outputs with registered metrics through the evaluation engine (and its cache).
 
 At sentence level every item is scored once. At system level each system's outputs are scored
 as a corpus, so metrics with a corpus formula (BLEU, SARI, FKGL) give the corpus score a
@@ -68,6 +68,7 @@ def compute_scores(
     :param systems: score per system (system level) in this order; None: per item.
     """
     from simpeval.metaeval.presets import prepare_inputs
+    from simpeval.run import Run
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
@@ -79,24 +80,25 @@ def compute_scores(
         sources = dataset.metric_sources(references or dataset.default_references)
     sources, outputs, refs = prepare_inputs(preset, dataset, sources, outputs, refs)
     out = ComputedScores()
-    if systems is None:
-        result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
-                          cache=cache, progress=progress, executor=executor)
-        for name in wanted:
-            out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
-    else:
-        item_systems = np.array([item.system for item in dataset.items])
-        per_system: dict[str, list[float]] = {name: [] for name in wanted}
-        for system in systems:
-            idx = np.flatnonzero(item_systems == system)
-            result = evaluate(
-                requests, [sources[i] for i in idx], [outputs[i] for i in idx],
-                None if refs is None else [refs[i] for i in idx],
-                sentence_level=False, corpus_level=True, cache=cache, progress=progress, executor=executor,
-            )
+    with Run(cache=cache, executor=executor) as run:  # one run for every system: each model loads once
+        if systems is None:
+            result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
+                              progress=progress, run=run)
             for name in wanted:
-                per_system[name].append(result.corpus_scores[name])
-        out.scores = {name: np.array(values) for name, values in per_system.items()}
+                out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
+        else:
+            item_systems = np.array([item.system for item in dataset.items])
+            per_system: dict[str, list[float]] = {name: [] for name in wanted}
+            for system in systems:
+                idx = np.flatnonzero(item_systems == system)
+                result = evaluate(
+                    requests, [sources[i] for i in idx], [outputs[i] for i in idx],
+                    None if refs is None else [refs[i] for i in idx],
+                    sentence_level=False, corpus_level=True, progress=progress, run=run,
+                )
+                for name in wanted:
+                    per_system[name].append(result.corpus_scores[name])
+            out.scores = {name: np.array(values) for name, values in per_system.items()}
     for name in wanted:
         out.signatures[name] = result.signatures[name]
     return out

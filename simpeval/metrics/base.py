@@ -24,6 +24,7 @@ from simpeval._version import __version__
 from simpeval.errors import UsageError
 
 if TYPE_CHECKING:
+    from simpeval.run import Run
     from simpeval.store import StatsStore
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -209,32 +210,47 @@ class Metric:
     # ------------------------------------------------------------------
 
     @property
-    def store(self) -> StatsStore:
-        """Where this metric memoises per-text statistics (see :mod:`simpeval.store`).
+    def run(self) -> Run:
+        """The run this metric keeps its statistics, models and encodings in (:mod:`simpeval.run`).
 
-        The runner binds one store per run with :meth:`bind_store`; a metric used on
-        its own gets a private bounded store on first use.
+        The engine binds one run to all its metrics with :meth:`bind_run`; a metric used on
+        its own gets a private run on first use, released with the metric.
         """
-        store = self.__dict__.get("_store")
-        if store is None:
-            from simpeval.store import StatsStore
+        run = self.__dict__.get("_run")
+        if run is None:
+            from simpeval.run import Run
 
-            store = StatsStore()
-            self.bind_store(store)
-        return store
+            run = Run()
+            self.bind_run(run)
+        return run
 
-    def bind_store(self, store: StatsStore) -> None:
-        """Use ``store`` from now on, here and in every component metric held as an attribute
-        (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics."""
-        self._store = store
+    @property
+    def store(self) -> StatsStore:
+        """Where this metric memoises per-text statistics: its run's store (see :mod:`simpeval.store`)."""
+        return self.run.store
+
+    def bind_run(self, run: Run) -> None:
+        """Use ``run`` from now on, here and in every component metric held as an attribute
+        (iBLEU's two BLEUs, FKBLEU's FKGL), so that they all share one run's statistics and models."""
+        self._run = run
         for value in list(vars(self).values()):
             if isinstance(value, Metric):
-                value.bind_store(store)
+                value.bind_run(run)
+
+    def bind_store(self, store: StatsStore) -> None:
+        """Deprecated: use :meth:`bind_run`. Binds a new run around ``store``."""
+        import warnings
+
+        from simpeval.run import Run
+
+        warnings.warn("Metric.bind_store is deprecated: use Metric.bind_run(simpeval.run.Run(...))",
+                      DeprecationWarning, stacklevel=2)
+        self.bind_run(Run(store=store))
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled (sent to a worker process) without its store: a worker binds its own."""
+        """Pickled (sent to a worker process) without its run: a worker binds its own."""
         state = dict(self.__dict__)
-        state.pop("_store", None)
+        state.pop("_run", None)
         return state
 
     def score_sentences(
@@ -308,7 +324,7 @@ class Metric:
         """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
         of FKGL): :meth:`score_sentences` without a second round of checks, because the
         composite's own :meth:`sentence_scores` checked the inputs once. Components compute
-        from the run's statistics store they share (:meth:`bind_store`), so nothing is recounted.
+        from the run's statistics store they share (:meth:`bind_run`), so nothing is recounted.
         """
         return self.score_sentences(sources, outputs, references)
 

@@ -42,6 +42,8 @@ from simpeval.tokenizers import TOKENIZER_NAMES
 if TYPE_CHECKING:
     import torch
 
+    from simpeval.run import Run
+
 DEFAULT_MODEL = "roberta-large"
 OPTION = "bertscore:model"
 
@@ -83,9 +85,9 @@ def _truncate(model: Any, layer: int) -> bool:
     return False
 
 
-def _embedder(model: str, layer: int | None, device: str | None, dtype: str | None, batch_size: int,
+def _embedder(run: Run, model: str, layer: int | None, device: str | None, dtype: str | None, batch_size: int,
               progress: bool) -> TextEncoder:
-    """The shared encoder giving, per text, unit-norm token embeddings of one layer and their weights."""
+    """The run's encoder giving, per text, unit-norm token embeddings of one layer and their weights."""
 
     def build() -> TextEncoder:
         tokenizer, encoder, target = load_pretrained(model, OPTION, device=device, dtype=dtype)
@@ -119,7 +121,7 @@ def _embedder(model: str, layer: int | None, device: str | None, dtype: str | No
         text_encoder.info["layer"] = chosen
         return text_encoder
 
-    return shared_encoder(("bertscore", model, layer, device, dtype), build)
+    return shared_encoder(run, model, ("bertscore", layer, device, dtype), build, OPTION)
 
 
 BERT_SCORE_PAIR_BATCH = 64
@@ -252,7 +254,7 @@ class BertScore(Metric):
             return {key: [] for key in self.sub_scores}
         import torch
 
-        encoder = _embedder(self.model, self.layer, self.device, self.dtype, self.batch_size, self.progress)
+        encoder = _embedder(self.run, self.model, self.layer, self.device, self.dtype, self.batch_size, self.progress)
         candidates = [self._prepare(text) for text in outputs]
         refs = [[self._prepare(text) for text in item] for item in references]
         distinct = list(dict.fromkeys(candidates + [r for item in refs for r in item]))

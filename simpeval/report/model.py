@@ -1,7 +1,7 @@
 """What a report shows, computed once for both formats: scores per system, features, samples.
 
 :func:`build_report` scores every system with the requested metrics through
-:func:`simpeval.compare.compare_systems` (corpus and per-sentence scores, one signature per
+:func:`simpeval.runner.compare_systems` (corpus and per-sentence scores, one signature per
 sub-score, and, when asked, a paired test of each system against the first), describes them
 with the ``qe`` features and the ``ops`` word operations, then picks the samples: ``n`` random items (seeded), and the ``n`` items with the best and the worst mean
 score over the systems on the chosen metric (its direction taken into account).
@@ -104,18 +104,19 @@ def build_report(
 
     :param references: item-major (``references[i]`` lists item i's references) or None.
     :param test: ``"bs"`` or ``"ar"``: test every system against the first
-        (:func:`simpeval.compare.compare_systems`), seeded by ``seed``.
+        (:func:`simpeval.runner.compare_systems`), seeded by ``seed``.
     :param sample_metric: the sub-score that orders the best and worst samples (default: the
         primary score of the first metric).
     """
-    from simpeval.compare import compare_systems
-    from simpeval.runner import resolve_metrics
+    from simpeval.run import Run
+    from simpeval.runner import compare_systems, resolve_metrics
 
     requests = resolve_metrics(registry, metric_specs, preset)
-    scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
-                             seed=seed, sentence_level=True, cache=cache)
-    described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
-                                sentence_level=True, cache=cache)
+    with Run(cache=cache) as run:  # metrics and features share one statistics store
+        scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
+                                 seed=seed, sentence_level=True, run=run)
+        described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
+                                    sentence_level=True, run=run)
     report_systems = [
         SystemScores(name, list(outputs), result.result, features.result, _marks(result.tests))
         for (name, outputs), result, features in zip(systems, scored.systems, described.systems)

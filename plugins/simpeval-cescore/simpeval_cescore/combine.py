@@ -11,11 +11,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from simpeval_cescore.grammar import gscore, sentence_semimatch, source_index
+from typing import TYPE_CHECKING
+
+from simpeval_cescore.grammar import gscore
 from simpeval_cescore.meaning import mscore
-from simpeval_cescore.simplicity import sscore, text_simplicity, word_familiarity
+from simpeval_cescore.simplicity import sscore, word_familiarity
 from simpeval_cescore.syllables import count_syllables
-from simpeval_cescore.text import analyse, retokenise_word, split_sentences
+from simpeval_cescore.text import retokenise_word
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 LOGISTIC_SLOPE = 10.0
 LOGISTIC_CENTRE = 0.5
@@ -44,15 +49,21 @@ class CEScores:
     ce: float
 
 
-def cescore(source: str, output: str, ignore_zero_sentences: bool = False) -> CEScores:
-    """SScore, MScore, GScore and CEScore of ``output`` as a simplification of ``source``."""
-    s, m = sscore(source, output), mscore(source, output)
-    g = gscore(source, output, ignore_zeros=ignore_zero_sentences)
+def cescore(source: str, output: str, ignore_zero_sentences: bool = False,
+            store: StatsStore | None = None) -> CEScores:
+    """SScore, MScore, GScore and CEScore of ``output`` as a simplification of ``source``.
+
+    :param store: where each text's analysis is kept while in use (the metric's run's store).
+    """
+    s, m = sscore(source, output, store), mscore(source, output, store)
+    g = gscore(source, output, ignore_zeros=ignore_zero_sentences, store=store)
     return CEScores(s, m, g, combine(s, m, g))
 
 
 def clear_caches() -> None:
-    """Forget every per-text and per-word result (benchmarks time a cold start); lexicons stay loaded."""
-    for cached in (analyse, split_sentences, retokenise_word, text_simplicity, source_index,
-                   sentence_semimatch, word_familiarity, count_syllables):
+    """Forget every per-word result (benchmarks time a cold start with a new store); lexicons stay loaded.
+
+    Per-text results live in a run's store, never process-wide.
+    """
+    for cached in (retokenise_word, word_familiarity, count_syllables):
         cached.cache_clear()

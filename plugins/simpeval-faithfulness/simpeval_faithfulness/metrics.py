@@ -73,7 +73,7 @@ class _SummaC(Metric):
         )
         pairs = list(zip(sources, outputs)) + list(zip(outputs, sources))
         matrices = build_matrices(
-            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress
+            pairs, settings, batch_size=self.batch_size, device=self.device, progress=self.progress, run=self.run
         )
         return matrices[: len(sources)], matrices[len(sources):]
 
@@ -185,7 +185,8 @@ class EntityMatch(Metric):
     ) -> Scores:
         from simpeval_faithfulness.entities import esa_scores, extract_entities
 
-        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size)
+        entities = extract_entities(list(sources) + list(outputs), self.spacy_model, self.labels, self.batch_size,
+                                    run=self.run)
         scores = [esa_scores(s, o) for s, o in zip(entities[: len(sources)], entities[len(sources):])]
         f1 = [s.f1 for s in scores]
         return {

@@ -10,7 +10,6 @@ results is the order of the input.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -23,17 +22,24 @@ from simpeval.encoding import TextEncoder, shared_encoder
 if TYPE_CHECKING:
     from transformers import PreTrainedModel, PreTrainedTokenizerBase
 
+    from simpeval.run import Run
+
 logger = logging.getLogger("simpeval.faithfulness")
 
-@functools.lru_cache(maxsize=2)
-def load_nli(model: str, device: str = "cpu") -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
-    """Load the tokenizer and sequence-classification model ``model`` (local directory or hub-cache name).
+def load_nli(run: Run, model: str, device: str = "cpu") -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
+    """The tokenizer and sequence-classification model ``model`` (local directory or hub-cache name).
 
-    Cached, so the metrics of one run share one copy of the weights. Found and
-    loaded by :mod:`simpeval.models`: offline, and never running code from the model directory.
+    Kept by ``run`` under the model's content hash, so the metrics of one run share one copy
+    of the weights and weights replaced in place are read again. Found and loaded by
+    :mod:`simpeval.models`: offline, and never running code from the model directory.
 
     :raises UsageError: when the weights cannot be found or read.
     """
+    key = ("nli", models.content_hash(models.locate(model, "model")), device)
+    return run.resource(key, lambda: _load_nli(model, device))
+
+
+def _load_nli(model: str, device: str) -> tuple[PreTrainedTokenizerBase, PreTrainedModel]:
     # The weights first: when they are missing, that is the one failure worth reporting.
     nli = models.load_transformers(model, "sequence-classification", option="model")
     tokenizer = models.load_transformers(model, "tokenizer", option="model")
@@ -62,6 +68,7 @@ def predict_probabilities(
     batch_size: int = 32,
     device: str = "cpu",
     progress: bool = False,
+    run: Run | None = None,
 ) -> np.ndarray:
     """Softmax label probabilities of the NLI model for each (premise, hypothesis) pair.
 
@@ -72,21 +79,25 @@ def predict_probabilities(
     encoding service (:mod:`simpeval.encoding`), shared by every metric of the
     run reading the same model: each distinct pair once, in length-sorted batches.
 
+    :param run: the run that keeps the model and the probabilities (default: one for this call only).
     :returns: an array of shape ``(len(pairs), num_labels)``, rows in input order.
     """
-    tokenizer, nli = load_nli(model, device)
-    if not pairs:
-        return np.zeros((0, int(nli.config.num_labels)))
-    encoder = _pair_encoder(model, device, max_length, batch_size)
-    encoder.progress = progress
-    return np.array([p.numpy() for p in encoder.encode(list(pairs))]).astype(float)
+    from simpeval.run import using
+
+    with using(run) as run:
+        tokenizer, nli = load_nli(run, model, device)
+        if not pairs:
+            return np.zeros((0, int(nli.config.num_labels)))
+        encoder = _pair_encoder(run, model, device, max_length, batch_size)
+        encoder.progress = progress
+        return np.array([p.numpy() for p in encoder.encode(list(pairs))]).astype(float)
 
 
-def _pair_encoder(model: str, device: str, max_length: int, batch_size: int) -> TextEncoder:
-    """The shared encoder of the NLI model ``model`` with pairs cut to ``max_length`` tokens."""
+def _pair_encoder(run: Run, model: str, device: str, max_length: int, batch_size: int) -> TextEncoder:
+    """The run's encoder of the NLI model ``model`` with pairs cut to ``max_length`` tokens."""
 
     def build() -> TextEncoder:
-        tokenizer, nli = load_nli(model, device)
+        tokenizer, nli = load_nli(run, model, device)
 
         def tokenize(pairs: list[tuple[str, str]]) -> list[dict[str, list[int]]]:
             premises = [p for p, _ in pairs]
@@ -114,4 +125,4 @@ def _pair_encoder(model: str, device: str, max_length: int, batch_size: int) -> 
         return TextEncoder(nli, tokenize, forward, pad_id=tokenizer.pad_token_id or 0,
                            device=next(nli.parameters()).device, batch_size=batch_size, description="NLI")
 
-    return shared_encoder(("nli", model, device, max_length, batch_size), build)
+    return shared_encoder(run, model, ("nli", device, max_length, batch_size), build)

@@ -5,19 +5,24 @@ are linear and the pooling mask is the same for every layer, so mixing the per-l
 vectors gives the same embedding: with the encoder frozen, each text is encoded once, in
 length-sorted batches, into a ``layers x hidden`` matrix, and training and scoring only mix rows.
 
-Models load through :mod:`simpeval.models` (offline, no code from model directories).
+The encoder and the matrices are kept by a :class:`simpeval.run.Run` (the core's encoding
+service, :mod:`simpeval.encoding`): keyed by the encoder's content, bounded by the run's
+memory budget, released with the run. Models load through :mod:`simpeval.models` (offline,
+no code from model directories).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from simpeval import models
 
 if TYPE_CHECKING:
     import torch
+
+    from simpeval.encoding import TextEncoder
+    from simpeval.run import Run
 
 DEFAULT_ENCODER = models.DEFAULT_ENCODER
 MAX_LENGTH = 256
@@ -28,71 +33,78 @@ def resolve_encoder(name: str) -> str:
     return models.resolve_encoder(name, "LENS")
 
 
-@lru_cache(maxsize=2)
-def load_encoder(name: str):  # noqa: ANN201 - transformers types are imported lazily
-    """``(tokenizer, model)`` of encoder ``name``, through simpeval's offline model loader, in evaluation mode."""
-    from simpeval.models import load_transformers
-
-    path = resolve_encoder(name)
-    tokenizer = load_transformers(path, "tokenizer", option="encoder")
-    model = load_transformers(path, "model", option="encoder")
-    model.eval()
-    return tokenizer, model
-
-
 def layer_count(name: str) -> int:
-    """Hidden-state layers of the encoder (embeddings + transformer layers)."""
-    return load_encoder(name)[1].config.num_hidden_layers + 1
+    """Hidden-state layers of the encoder (embeddings + transformer layers), from its config alone."""
+    return models.load_transformers(resolve_encoder(name), "config", option="encoder").num_hidden_layers + 1
 
 
 def hidden_size(name: str) -> int:
-    return load_encoder(name)[1].config.hidden_size
+    return models.load_transformers(resolve_encoder(name), "config", option="encoder").hidden_size
 
 
-# (encoder, text) -> layers x hidden: training runs, seeds and test sets in one process share it
-_ENCODED: dict[tuple[str, str], torch.Tensor] = {}
+def layer_encoder(run: Run, name: str, batch_size: int = 32) -> TextEncoder:
+    """The run's encoder of ``name`` giving each text's ``layers x hidden`` mean-pooled states."""
+    from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
+
+    path = resolve_encoder(name)
+
+    def build() -> TextEncoder:
+        tokenizer, model, device = load_pretrained(path, option="encoder")
+
+        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
+            encoded = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)
+            return [{key: encoded[key][i] for key in encoded if key != "attention_mask"} for i in range(len(texts))]
+
+        # padded length-sorted batches (not one length per batch): the shipped numbers were computed so
+        return TextEncoder(model, tokenize, _pooled_layers, pad_id=tokenizer.pad_token_id, device=device,
+                           batch_size=batch_size, description="LENS texts", same_length=False)
+
+    return shared_encoder(run, path, ("lens-pooled-layers", MAX_LENGTH), build, option="encoder")
 
 
-def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32) -> torch.Tensor:
+def _pooled_layers(model, batch):
+    """Per row, the masked mean of every layer's states: ``layers x hidden``."""
+    import torch
+
+    states = model(**batch, output_hidden_states=True).hidden_states
+    mask = batch["attention_mask"].unsqueeze(-1).float()
+    return torch.stack([(s * mask).sum(1) / mask.sum(1) for s in states], dim=1)
+
+
+def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32, run: Run | None = None) -> torch.Tensor:
     """``len(texts) x layers x hidden``: each text's mean-pooled hidden states of every layer.
 
-    Each distinct text is encoded once per process.
+    Each distinct text is encoded once while ``run`` keeps it.
+
+    :param run: the run that keeps the encoder and the matrices (default: one for this call only).
     """
     import torch
 
-    from simpeval.encoding import length_batches
+    from simpeval.run import using
 
-    tokenizer, model = load_encoder(name)
-    missing = [t for t in dict.fromkeys(texts) if (name, t) not in _ENCODED]
-    if missing:
-        encodings = tokenizer(missing, truncation=True, max_length=MAX_LENGTH)
-        lengths = [len(ids) for ids in encodings["input_ids"]]
-        with torch.inference_mode():
-            for batch in length_batches(lengths, batch_size):
-                padded = tokenizer.pad({k: [encodings[k][i] for i in batch] for k in encodings}, return_tensors="pt")
-                states = model(**padded, output_hidden_states=True).hidden_states
-                mask = padded["attention_mask"].unsqueeze(-1).float()
-                pooled = torch.stack([(s * mask).sum(1) / mask.sum(1) for s in states], dim=1)
-                for row, index in enumerate(batch):
-                    _ENCODED[name, missing[index]] = pooled[row].clone()
-    if not texts:
-        return torch.zeros(0, model.config.num_hidden_layers + 1, model.config.hidden_size)
-    return torch.stack([_ENCODED[name, t] for t in texts])
+    with using(run) as run:
+        if not texts:
+            return torch.zeros(0, layer_count(name), hidden_size(name))
+        return torch.stack(layer_encoder(run, name, batch_size).encode(list(texts)))
 
 
-def save_encodings(path: str) -> int:
-    """Write every embedding computed in this process to ``path`` (so other processes skip the encoder)."""
+def save_encodings(path: str, run: Run, name: str = DEFAULT_ENCODER) -> int:
+    """Write the embeddings ``run`` keeps for encoder ``name`` to ``path`` (so other processes skip
+    the encoder); returns how many."""
     import torch
 
-    torch.save({f"{name}\x00{text}": value for (name, text), value in _ENCODED.items()}, path)
-    return len(_ENCODED)
+    kept = layer_encoder(run, name).kept()
+    torch.save(kept, path)
+    return len(kept)
 
 
-def load_encodings(path: str) -> int:
-    """Add the embeddings :func:`save_encodings` wrote to this process's; returns how many."""
+def load_encodings(path: str, run: Run, name: str = DEFAULT_ENCODER) -> int:
+    """Give ``run`` the embeddings :func:`save_encodings` wrote for encoder ``name``; returns how many.
+
+    The file must come from the same encoder weights: it is the caller's (a benchmark's) to keep them together.
+    """
     import torch
 
-    for key, value in torch.load(path, weights_only=True).items():
-        name, text = key.split("\x00", 1)
-        _ENCODED[name, text] = value
-    return len(_ENCODED)
+    encoder = layer_encoder(run, name)
+    encoder.keep(torch.load(path, weights_only=True))
+    return len(encoder)

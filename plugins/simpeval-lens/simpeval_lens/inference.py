@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import torch
 
 from simpeval_lens.losses import max_over_references
 from simpeval_lens.model import LensModel
 from simpeval_lens.training import Features, index_texts, predict
+
+if TYPE_CHECKING:
+    from simpeval.run import Run
 
 
 def to_percent(z: float) -> float:
@@ -23,8 +27,11 @@ def to_percent(z: float) -> float:
 
 
 def lens_scores(model: LensModel, sources: Sequence[str], outputs: Sequence[str],
-                references: Sequence[Sequence[str]], batch_size: int = 32) -> list[float]:
-    """One 0-100 score per output; outputs without references score nan."""
+                references: Sequence[Sequence[str]], batch_size: int = 32, run: Run | None = None) -> list[float]:
+    """One 0-100 score per output; outputs without references score nan.
+
+    :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call).
+    """
     from simpeval_lens.encoder import encode_layers
 
     has_refs = [bool(refs) for refs in references]
@@ -36,7 +43,7 @@ def lens_scores(model: LensModel, sources: Sequence[str], outputs: Sequence[str]
         [sources[i].lower() for i in kept], [outputs[i].lower() for i in kept],
         [[r.lower() for r in references[i]] for i in kept],
     )
-    table = encode_layers(model.config.encoder, texts, batch_size)
+    table = encode_layers(model.config.encoder, texts, batch_size, run=run)
     features = Features(table, source, output, refs, mask, torch.zeros(len(kept)))
     with torch.no_grad():
         grid, grid_mask, _ = predict(model, features)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simpeval.run import Run, using
 from simpeval_lens.data import Example, grouped_split
 from simpeval_lens.model import LensConfig, LensModel
 from simpeval_lens.settings import TrainSettings
@@ -28,12 +29,16 @@ class RunResult:
 
 def train_seeds(config: LensConfig, examples: Sequence[Example], settings: TrainSettings, seeds: Sequence[int],
                 output: Path | None, valid_fraction: float = 0.2, split_seed: int = 0,
-                log: Callable[[str], None] = lambda _: None) -> RunResult:
-    """Train one model per seed on the same split; save the best on validation to ``output``."""
+                log: Callable[[str], None] = lambda _: None, run: Run | None = None) -> RunResult:
+    """Train one model per seed on the same split; save the best on validation to ``output``.
+
+    :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call).
+    """
     train_examples, valid_examples = grouped_split(examples, valid_fraction, split_seed)
     log(f"{len(train_examples)} training and {len(valid_examples)} validation outputs; encoding texts")
-    train_set = featurize(config.encoder, train_examples)
-    valid_set = featurize(config.encoder, valid_examples)
+    with using(run) as run:  # one encoder load for both splits
+        train_set = featurize(config.encoder, train_examples, run=run)
+        valid_set = featurize(config.encoder, valid_examples, run=run)
     result = RunResult()
     for seed in seeds:
         model, report = train(config, train_set, valid_set, _with_seed(settings, seed), log)

@@ -45,7 +45,6 @@ class LensMini(simpeval.Metric):
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
-        self._model = None
 
     @classmethod
     def missing_weights(cls) -> list[str]:
@@ -65,11 +64,12 @@ class LensMini(simpeval.Metric):
         return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None)
 
     def model(self):
-        if self._model is None:
-            from simpeval_lens.model import load_checkpoint
+        """The checkpoint's head, kept by the metric's run under the checkpoint's content hash."""
+        from simpeval_lens.model import load_checkpoint
 
-            self._model = load_checkpoint(self.directory())
-        return self._model
+        directory = self.directory()
+        key = ("lens-head", models.content_hash(models.locate(directory, f"{self.name}:checkpoint")))
+        return self.run.resource(key, lambda: load_checkpoint(directory))
 
     def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
                         references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
@@ -78,7 +78,7 @@ class LensMini(simpeval.Metric):
             return {self.name: []}
         from simpeval_lens.inference import lens_scores
 
-        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size)}
+        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size, run=self.run)}
 
 
 class LensClaMini(LensMini):

@@ -13,6 +13,7 @@ import copy
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -22,6 +23,9 @@ from simpeval_lens.encoder import encode_layers
 from simpeval_lens.losses import max_over_references, top_k_mse
 from simpeval_lens.model import LensConfig, LensModel
 from simpeval_lens.settings import TrainSettings
+
+if TYPE_CHECKING:
+    from simpeval.run import Run
 
 
 @dataclass
@@ -55,12 +59,15 @@ def index_texts(sources: Sequence[str], outputs: Sequence[str], references: Sequ
     return list(texts), source, output, ref_index, mask
 
 
-def featurize(encoder: str, examples: Sequence[Example], batch_size: int = 32) -> Features:
-    """Encode the examples' distinct texts once and index the examples into the table."""
+def featurize(encoder: str, examples: Sequence[Example], batch_size: int = 32, run: Run | None = None) -> Features:
+    """Encode the examples' distinct texts once and index the examples into the table.
+
+    :param run: the run that keeps the encoder and the embeddings (default: one for this call).
+    """
     texts, source, output, refs, mask = index_texts(
         [e.source for e in examples], [e.output for e in examples], [e.references for e in examples]
     )
-    table = encode_layers(encoder, texts, batch_size)
+    table = encode_layers(encoder, texts, batch_size, run=run)
     return Features(table, source, output, refs, mask, torch.tensor([e.target for e in examples]))
 
 

@@ -19,9 +19,9 @@ def _config(encoder, variant="lens"):
 
 
 def test_pooled_layers_are_mean_pooled_hidden_states(tiny_encoder):
-    from simpeval_lens.encoder import load_encoder
+    from transformers import AutoModel, AutoTokenizer
 
-    tokenizer, model = load_encoder(tiny_encoder)
+    tokenizer, model = AutoTokenizer.from_pretrained(tiny_encoder), AutoModel.from_pretrained(tiny_encoder).eval()
     texts = ["the cat sat .", "the big old dog ran on the mat .", "the cat sat ."]
     table = encode_layers(tiny_encoder, texts, batch_size=2)
     assert table.shape == (3, 3, 32) and torch.equal(table[0], table[2])

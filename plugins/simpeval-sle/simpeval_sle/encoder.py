@@ -1,9 +1,9 @@
 """The frozen sentence encoder: mean-pooled embeddings through the core's encoding service.
 
 SLE's regression head reads one vector per sentence. The encoder is never
-trained here, so :mod:`simpeval.encoding` computes each distinct sentence once,
-in length-sorted batches (little padding), and every epoch and every metric in
-the process reuses it; :mod:`simpeval.models` loads the weights offline. This is
+trained here, so :mod:`simpeval.encoding` computes each distinct sentence once
+per run (:class:`simpeval.run.Run`), in length-sorted batches (little padding), and
+every metric of the run reuses it; :mod:`simpeval.models` loads the weights offline. This is
 the only module of the plugin that touches encoder weights.
 """
 
@@ -17,6 +17,9 @@ from simpeval import models
 if TYPE_CHECKING:
     import numpy as np
 
+    from simpeval.encoding import TextEncoder
+    from simpeval.run import Run
+
 DEFAULT_ENCODER = models.DEFAULT_ENCODER
 MAX_LENGTH = 128
 
@@ -28,14 +31,16 @@ def resolve_encoder(name: str) -> str:
     return str(models.locate(name, option="encoder"))
 
 
-def sentence_encoder(name: str, batch_size: int = 64):
-    """The core's shared :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled
-    last-layer states: loaded once (offline, no remote code) and each distinct sentence encoded once
-    per process, in length-sorted batches, whichever metric or trainer asks."""
+def sentence_encoder(run: Run, name: str, batch_size: int = 64) -> TextEncoder:
+    """The run's :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled last-layer
+    states: loaded once per run and model content (offline, no remote code) and each distinct
+    sentence encoded once while the run keeps it, whichever metric asks."""
     from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
 
+    path = resolve_encoder(name)
+
     def build() -> TextEncoder:
-        tokenizer, model, device = load_pretrained(resolve_encoder(name), option="encoder")
+        tokenizer, model, device = load_pretrained(path, option="encoder")
 
         def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
             ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
@@ -44,7 +49,7 @@ def sentence_encoder(name: str, batch_size: int = 64):
         return TextEncoder(model, tokenize, _mean_pooled, pad_id=tokenizer.pad_token_id, device=device,
                            batch_size=batch_size, description="SLE sentences")
 
-    return shared_encoder(("sle-mean-pooled", name, MAX_LENGTH), build)
+    return shared_encoder(run, path, ("sle-mean-pooled", MAX_LENGTH), build, option="encoder")
 
 
 def _mean_pooled(model, batch):
@@ -54,11 +59,17 @@ def _mean_pooled(model, batch):
     return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
 
 
-def embed(name: str, sentences: Sequence[str], batch_size: int = 64) -> np.ndarray:
-    """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32)."""
+def embed(name: str, sentences: Sequence[str], batch_size: int = 64, run: Run | None = None) -> np.ndarray:
+    """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32).
+
+    :param run: the run that keeps the model and the embeddings (default: one for this call only).
+    """
     import numpy as np
 
-    encoder = sentence_encoder(name, batch_size)
-    if not sentences:
-        return np.zeros((0, encoder.model.config.hidden_size), dtype=np.float32)
-    return np.stack([vector.float().numpy() for vector in encoder.encode(list(sentences))])
+    from simpeval.run import using
+
+    with using(run) as run:
+        encoder = sentence_encoder(run, name, batch_size)
+        if not sentences:
+            return np.zeros((0, encoder.model.config.hidden_size), dtype=np.float32)
+        return np.stack([vector.float().numpy() for vector in encoder.encode(list(sentences))])

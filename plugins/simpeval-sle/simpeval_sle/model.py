@@ -14,13 +14,15 @@ import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from simpeval import UsageError
 from simpeval_sle.encoder import DEFAULT_ENCODER, embed
 from simpeval_sle.segment import sentences_of
+
+if TYPE_CHECKING:
+    from simpeval.run import Run
 
 CONFIG_FILE = "sle_config.json"
 WEIGHTS_FILE = "model.safetensors"
@@ -79,9 +81,8 @@ def _replace(path: Path, write) -> None:
         raise
 
 
-@lru_cache(maxsize=4)
 def load_checkpoint(directory: str) -> tuple[SleConfig, Any]:
-    """``(config, head)`` of a checkpoint directory, loaded once per process."""
+    """``(config, head)`` of a checkpoint directory (a run keeps it: :func:`predictor`)."""
     from safetensors.torch import load_file
 
     path = Path(directory)
@@ -105,18 +106,28 @@ def predict_embeddings(head, vectors) -> list[float]:
 
 
 class Predictor:
-    """Sentence and text levels from one checkpoint; each sentence's level is computed once."""
+    """Sentence and text levels from one checkpoint; each sentence's level is computed once while
+    the run keeps it (in the run's memory, within its budget).
 
-    def __init__(self, directory: str | Path) -> None:
+    :param run: the run that keeps the encoder and the levels (default: a private one).
+    """
+
+    def __init__(self, directory: str | Path, run: Run | None = None) -> None:
+        from simpeval.run import Run
+
         self.config, self.head = load_checkpoint(str(directory))
-        self._levels: dict[str, float] = {}
+        self.run = run or Run()
 
     def sentence_levels(self, sentences: Sequence[str], batch_size: int = 64) -> list[float]:
-        missing = list(dict.fromkeys(s for s in sentences if s not in self._levels))
+        memory = self.run.memory
+        levels = {s: memory.get((self, s)) for s in dict.fromkeys(sentences)}
+        missing = [s for s, level in levels.items() if level is None]
         if missing:
-            vectors = embed(self.config.encoder, missing, batch_size)
-            self._levels.update(zip(missing, predict_embeddings(self.head, vectors)))
-        return [self._levels[s] for s in sentences]
+            vectors = embed(self.config.encoder, missing, batch_size, run=self.run)
+            for sentence, level in zip(missing, predict_embeddings(self.head, vectors)):
+                levels[sentence] = level
+                memory.put((self, sentence), level, LEVEL_BYTES + len(sentence))
+        return [levels[s] for s in sentences]
 
     def text_levels(self, texts: Sequence[str], batch_size: int = 64) -> list[float]:
         """The mean sentence level of each text (SLEdoc eq. 1); NaN for a text with no sentence."""
@@ -126,8 +137,14 @@ class Predictor:
                 for sentences in split]
 
 
-@lru_cache(maxsize=4)
-def predictor(directory: str) -> Predictor:
-    """The process-wide :class:`Predictor` of a checkpoint, so ``sle``, ``sle-delta`` and ``sledoc``
-    in one run encode each sentence once."""
-    return Predictor(directory)
+LEVEL_BYTES = 200
+"""What a kept sentence level costs beyond the sentence's characters (a float, a key, a table slot)."""
+
+
+def predictor(run: Run, directory: str) -> Predictor:
+    """The run's :class:`Predictor` of a checkpoint, keyed by its content, so ``sle``, ``sle-delta``
+    and ``sledoc`` in one run encode each sentence once."""
+    from simpeval import models
+
+    key = ("sle-predictor", models.content_hash(models.locate(directory, "sle:checkpoint")))
+    return run.resource(key, lambda: Predictor(directory, run))

@@ -19,7 +19,7 @@ SHIPPED_DIR = Path(__file__).parent / "checkpoint"
 
 
 class _SleBase(simpeval.Metric):
-    """Shared by the three metrics: the checkpoint, and text levels from the process-wide predictor."""
+    """Shared by the three metrics: the checkpoint, and text levels from the run's predictor."""
 
     requires_references = False
     level = "document"
@@ -60,7 +60,7 @@ class _SleBase(simpeval.Metric):
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
         from simpeval_sle.model import predictor
 
-        return predictor(str(self.directory)).text_levels(texts, self.batch_size)
+        return predictor(self.run, str(self.directory)).text_levels(texts, self.batch_size)
 
 
 class Sle(_SleBase):

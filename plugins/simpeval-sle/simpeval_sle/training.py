@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from simpeval import models
 from simpeval.cache import default_cache_dir
 from simpeval_sle.corpus import Document
 from simpeval_sle.encoder import MAX_LENGTH, embed
@@ -69,7 +70,8 @@ def _cached_embeddings(encoder: str, sentences: list[str], cache_dir: Path | Non
     from simpeval_sle.encoder import resolve_encoder
 
     directory = Path(cache_dir or default_cache_dir()) / "sle-features"
-    key = hashlib.sha256(json.dumps([encoder, resolve_encoder(encoder), MAX_LENGTH, sentences]).encode()).hexdigest()
+    model = models.content_hash(models.locate(resolve_encoder(encoder), "encoder"))  # by content, never by path
+    key = hashlib.sha256(json.dumps([model, MAX_LENGTH, sentences]).encode()).hexdigest()
     path = directory / f"{key}.npy"
     if path.exists():
         return np.load(path)

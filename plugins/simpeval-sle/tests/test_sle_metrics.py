@@ -12,6 +12,7 @@ from sle_testdata import ARTICLES, write_corpus
 
 from simpeval.cli import cli
 from simpeval.errors import UsageError
+from simpeval.run import Run
 from simpeval_sle.model import CONFIG_FILE, WEIGHTS_FILE, Predictor
 from simpeval_sle.plugin import Sle, SleDelta, SleDoc
 from simpeval_sle.segment import sentences_of
@@ -61,9 +62,11 @@ def test_sle_delta_and_sledoc_arithmetic(trained):
     output, _ = trained
     sources = [v[0] for v in ARTICLES.values()]
     outputs = [v[2] for v in ARTICLES.values()]
-    sle = Sle(checkpoint=str(output)).score_sentences(sources, outputs)["sle"]
-    sle_src = Sle(checkpoint=str(output)).score_sentences(sources, sources)["sle"]
-    delta = SleDelta(checkpoint=str(output)).score_sentences(sources, outputs)["sle-delta"]
+    run = Run()  # the metrics of one run share the encoder and each sentence's level, as in evaluate
+    sle, sle_again, delta_metric = Sle(checkpoint=str(output)), Sle(checkpoint=str(output)), SleDelta(checkpoint=str(output))
+    run.bind([sle, sle_again, delta_metric])
+    sle, sle_src = sle.score_sentences(sources, outputs)["sle"], sle_again.score_sentences(sources, sources)["sle"]
+    delta = delta_metric.score_sentences(sources, outputs)["sle-delta"]
     assert delta == pytest.approx([o - s for o, s in zip(sle, sle_src)])
     targets = [0, 1, 2, 2, 1.5, 0]
     doc = SleDoc(checkpoint=str(output)).score_sentences(sources, outputs, target=targets)

@@ -1,17 +1,14 @@
 """Score a stream of batches and hand them back in input order, with bounded memory.
 
-The runner (:func:`simpeval.runner.evaluate`, items in memory) and the command line
-(:mod:`simpeval.cli.stream`, items read from files batch by batch) share this loop: each
-batch is looked up in the score cache (its sentence scores and its corpus statistics),
-what is missing is scored here or by an executor of :mod:`simpeval.parallel`, finished
-batches are written to the cache at once (a rerun after an interruption resumes from
-them), and batches come out in input order however the executor finished them. Only a
-group of batches is in flight at a time (one when scoring here, a few per worker
-otherwise), so the texts in memory do not grow with the input.
+Each batch is looked up in the score cache (its sentence scores and its corpus
+statistics), what is missing is scored here or by the run's executor
+(:mod:`simpeval.parallel`), finished batches are written to the cache at once (a rerun
+after an interruption resumes from them), and batches come out in input order however the
+executor finished them. Only a group of batches is in flight at a time (one when scoring
+here, a few per worker otherwise), so the texts in memory do not grow with the input.
 
 What a run must keep to the end is in :class:`Collected`: the per-batch statistics of
-corpus formulas (a few numbers per batch) and the per-item scores of metrics whose
-corpus score is their mean (or of every metric, when the caller wants them all).
+corpus formulas (a few numbers per batch) and the per-item scores the caller keeps.
 """
 
 from __future__ import annotations
@@ -20,10 +17,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cache import ScoreCache, check_statistics
-from simpeval.runner import Batch, Task, _lookup, _save, _sentence_check, score_batch
+from simpeval.engine.batches import Batch, Task, score_batch
+from simpeval.engine.cached import SENTENCE, STATISTICS, lookup, save
 
 if TYPE_CHECKING:
+    from simpeval.cache import ScoreCache
     from simpeval.metrics.base import Metric
     from simpeval.parallel import BatchExecutor
 
@@ -46,6 +44,7 @@ def scored_batches(
 ) -> Iterator[Scored]:
     """``(batch, sentence scores per metric, statistics per metric)`` for every batch, in input order.
 
+    :param signatures: per metric, the key its scores are cached under (:func:`~simpeval.cache.metric_key`).
     :param sentences: per metric, whether its per-item scores are wanted.
     :param statistics: per metric, whether its summed corpus statistics are wanted.
     :param bar: a progress bar advanced by items x metrics as batches finish.
@@ -53,7 +52,7 @@ def scored_batches(
     group = 1 if executor is None else BATCHES_PER_WORKER * max(1, getattr(executor, "workers", 1))
     batches = iter(batches)
     while chunk := list(islice(batches, group)):
-        planned = [_plan(metrics, signatures, sentences, statistics, batch, cache) for batch in chunk]
+        planned = [cached_part(metrics, signatures, sentences, statistics, batch, cache) for batch in chunk]
         work = [(batch, tasks) for batch, (_, _, tasks) in zip(chunk, planned) if any(tasks)]
         if bar is not None:
             bar.update(sum(len(batch) for batch, (_, _, tasks) in zip(chunk, planned) if not any(tasks)) * len(metrics))
@@ -63,24 +62,30 @@ def scored_batches(
             for i, (metric, (new_values, new_stats)) in enumerate(zip(metrics, results)):
                 if new_values is not None:
                     values[i] = new_values
-                    _save(cache, signatures[i], "sentence", (*batch.inputs, batch.fields_for(metric)), new_values,
-                          _sentence_check(metric, len(batch)))
+                    save(cache, metric, signatures[i], SENTENCE, (*batch.inputs, batch.fields_for(metric)),
+                         new_values, len(batch))
                 if new_stats is not None:
                     stats[i] = new_stats
-                    _save(cache, signatures[i], "statistics", batch.inputs, new_stats, check_statistics)
+                    save(cache, metric, signatures[i], STATISTICS, batch.inputs, new_stats)
             if bar is not None:
                 bar.update(len(batch) * len(metrics))
         for batch, (values, stats, _) in zip(chunk, planned):
             yield batch, values, stats
 
 
-def _plan(metrics, signatures, sentences, statistics, batch: Batch, cache: ScoreCache | None) -> tuple[list, list, list]:
-    """What the cache holds for ``batch`` (sentence scores, statistics) and the tasks left to do."""
-    values = [_lookup(cache, signature, "sentence", (*batch.inputs, batch.fields_for(metric)),
-                      _sentence_check(metric, len(batch))) if wanted else None
-              for metric, signature, wanted in zip(metrics, signatures, sentences)]
-    stats = [_lookup(cache, signature, "statistics", batch.inputs, check_statistics) if wanted else None
-             for signature, wanted in zip(signatures, statistics)]
+def cached_part(
+    metrics: Sequence[Metric],
+    signatures: Sequence[str],
+    sentences: Sequence[bool],
+    statistics: Sequence[bool],
+    batch: Batch,
+    cache: ScoreCache | None,
+) -> tuple[list, list, list[Task | None]]:
+    """What the cache holds for ``batch`` (sentence scores, statistics, per metric) and the tasks left to do."""
+    values = [lookup(cache, metric, signature, SENTENCE, (*batch.inputs, batch.fields_for(metric)), len(batch))
+              if wanted else None for metric, signature, wanted in zip(metrics, signatures, sentences)]
+    stats = [lookup(cache, metric, signature, STATISTICS, batch.inputs) if wanted else None
+             for metric, signature, wanted in zip(metrics, signatures, statistics)]
     tasks = [Task(want_values and value is None, want_stats and stat is None)
              if (want_values and value is None) or (want_stats and stat is None) else None
              for want_values, value, want_stats, stat in zip(sentences, values, statistics, stats)]
@@ -108,3 +113,23 @@ class Collected:
                 for sub, scores in batch_values.items():
                     self.items[i][sub].extend(scores)
             self.statistics[i].append(batch_stats)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def progress_bar(total: int | None, enabled: bool) -> Any:
+    """A tqdm bar over ``total`` items x metrics (a bar that shows nothing when not ``enabled``)."""
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="item", desc="scoring", leave=False, dynamic_ncols=True)

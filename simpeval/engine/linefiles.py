@@ -1,11 +1,12 @@
 """Line files (``--orig``, ``--sys``, ``--refs``) read in lock-step, a batch of lines at a time.
 
-``simpeval evaluate`` streams its inputs so that memory does not grow with their length:
-item i is line i of every file, and only the current batches are in memory. Files of
-different lengths are refused before any scoring when they can be counted (regular files,
-a quick pass over their bytes); standard input cannot be read twice, so a length mismatch
-there is found when one input ends before the others, still before any output is published.
-Lines are decoded as :func:`simpeval.cli.files.read_lines` decodes a whole file.
+The engine streams line files (``simpeval evaluate``, :func:`simpeval.evaluate_files`) so
+that memory does not grow with their length: item i is line i of every file, and only the
+current batches are in memory. Files of different lengths are refused before any scoring
+when they can be counted (regular files, a quick pass over their bytes); standard input
+cannot be read twice, so a length mismatch there is found when one input ends before the
+others, still before any output is published. Lines are decoded as
+:func:`simpeval.cli.files.read_lines` decodes a whole file.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import BinaryIO
 
 from simpeval.cli.files import check_same_counts, decode_lines
 from simpeval.errors import UsageError
-from simpeval.runner import Batch
+from simpeval.engine.batches import Batch
 
 COUNT_CHUNK = 1 << 16
 

@@ -1,0 +1,94 @@
+"""Batches and tasks: the unit of caching and of parallel work.
+
+A :class:`Batch` is a run of consecutive items (sources, outputs, item-major references
+and the per-item fields some metrics read); a :class:`Task` says what one metric computes
+on it. :func:`score_batch` runs every metric on one batch, here or in a worker of
+:mod:`simpeval.parallel`, so every way of running computes the same numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from simpeval.metrics.base import Metric
+
+DEFAULT_BATCH_SIZE = 512
+
+
+@dataclass
+class Batch:
+    """Items ``start`` to ``start + len(outputs)`` of a run: the unit of caching and of parallel work."""
+
+    index: int
+    start: int
+    sources: Sequence[str]
+    outputs: Sequence[str]
+    references: Sequence[Sequence[str]] | None
+    fields: dict[str, list] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @property
+    def inputs(self) -> tuple:
+        return self.sources, self.outputs, self.references
+
+    def fields_for(self, metric: Metric) -> dict[str, list]:
+        """The per-item fields of this batch that ``metric`` reads (its ``item_fields``)."""
+        return {k: v for k, v in self.fields.items() if k in metric.item_fields}
+
+    def describe(self) -> str:
+        return f"batch {self.index} (items {self.start + 1}-{self.start + len(self)})"
+
+
+@dataclass(frozen=True)
+class Task:
+    """What one metric computes on one batch: sentence scores, corpus statistics, or both."""
+
+    sentences: bool
+    statistics: bool
+
+
+BatchScores = list[tuple["dict[str, list[float]] | None", Any]]
+"""Per metric: its sentence scores on a batch (or None) and its summed corpus statistics (or None)."""
+
+
+def make_batches(
+    sources: Sequence[str],
+    outputs: Sequence[str],
+    references: Sequence[Sequence[str]] | None,
+    batch_size: int,
+    fields: dict[str, Sequence[object]] | None = None,
+) -> list[Batch]:
+    """Aligned lists cut into batches of ``batch_size`` items (the last one may be shorter)."""
+    return [
+        Batch(index, start, sources[start : start + batch_size], outputs[start : start + batch_size],
+              None if references is None else references[start : start + batch_size],
+              {k: list(v[start : start + batch_size]) for k, v in (fields or {}).items()})
+        for index, start in enumerate(range(0, len(outputs), batch_size))
+    ]
+
+
+def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: Batch) -> BatchScores:
+    """Every metric's sentence scores and corpus statistics on ``batch``, as ``tasks`` ask.
+
+    Metrics run one after the other on the same batch, so the texts they share are
+    counted once while they are in the run's store.
+    """
+    results: BatchScores = []
+    for metric, task in zip(metrics, tasks):
+        per_item = stats = None
+        if task is not None and task.sentences:
+            per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
+        if task is not None and task.statistics:
+            stats = column_sums(metric.corpus_statistics(*batch.inputs) or ())
+        results.append((per_item, stats))
+    return results
+
+
+def column_sums(rows: Sequence[Sequence[float]]) -> list[float]:
+    """Per-item (or per-batch) statistics added up column by column (integer counts stay exact integers)."""
+    return [sum(column) for column in zip(*rows)]

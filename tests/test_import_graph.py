@@ -1,0 +1,139 @@
+"""The package's modules form no import cycle, and no module imports another's private names.
+
+Imports inside functions count too (they are cycles that merely happen later); imports under
+``if TYPE_CHECKING:`` do not (they never run).
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import simpeval
+
+PACKAGE = Path(simpeval.__file__).parent
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = ["simpeval", *path.relative_to(PACKAGE).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement outside ``if TYPE_CHECKING:`` blocks."""
+    skipped = {id(node) for block in ast.walk(tree)
+               if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+               for node in ast.walk(block)}
+    return [node for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped]
+
+
+def imports_of(name: str, package: str, tree: ast.Module, modules: set[str]) -> tuple[set[str], list[str]]:
+    """The simpeval modules that module ``name`` (of ``package``) imports at run time, and each
+    private name (``_x``, not a dunder) it takes from another module."""
+    targets: set[str] = set()
+    private = []
+    for node in _runtime_imports(tree):
+        if isinstance(node, ast.Import):
+            targets.update(alias.name for alias in node.names if alias.name in modules)
+            continue
+        base = node.module or ""
+        if node.level:
+            base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + [base]).rstrip(".")
+        for alias in node.names:
+            target = f"{base}.{alias.name}"
+            if target in modules:
+                targets.add(target)
+            elif base in modules:
+                targets.add(base)
+                if alias.name.startswith("_") and not alias.name.endswith("__") and base != name:
+                    private.append(f"{name} imports {base}.{alias.name}")
+    return targets, private
+
+
+def import_graph() -> tuple[dict[str, set[str]], list[str]]:
+    """Module -> the simpeval modules it imports; and every private import across modules."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    private = []
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        graph[name], taken = imports_of(name, package, ast.parse(path.read_text(encoding="utf-8")), set(modules))
+        private += taken
+    return graph, private
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in graph[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_checker_finds_a_cycle_and_a_private_import():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    source = ("from typing import TYPE_CHECKING\nfrom simpeval.runner import _lookup, evaluate\n"
+              "from . import y\nfrom simpeval._version import __version__\n"
+              "if TYPE_CHECKING:\n    from simpeval.z import Z\n"
+              "def f():\n    import simpeval.w\n")
+    modules = {"simpeval.runner", "simpeval.x", "simpeval.y", "simpeval.z", "simpeval.w", "simpeval._version"}
+    targets, private = imports_of("simpeval.x", "simpeval", ast.parse(source), modules)
+    assert targets == {"simpeval.runner", "simpeval.y", "simpeval.w", "simpeval._version"}
+    assert private == ["simpeval.x imports simpeval.runner._lookup"]
+    graph, _ = import_graph()
+    assert "simpeval.engine.scoring" in graph["simpeval.engine.execute"]
+
+
+def test_no_module_takes_part_in_an_import_cycle():
+    graph, _ = import_graph()
+    assert cycles(graph) == []
+
+
+def test_no_module_imports_another_module_s_private_names():
+    _, private = import_graph()
+    assert private == []
+
+
+def test_every_module_imports_on_its_own_in_a_fresh_interpreter():
+    names = sorted(name for name in _modules() if name != "simpeval.__main__")  # that one runs the command line
+    code = ("import importlib, sys\nfailed = []\nfor name in sys.argv[1:]:\n"
+            "    for loaded in [m for m in sys.modules if m == 'simpeval' or m.startswith('simpeval.')]:\n"
+            "        del sys.modules[loaded]\n"
+            "    try:\n        importlib.import_module(name)\n"
+            "    except Exception as exc:\n        failed.append(f'{name}: {type(exc).__name__}: {exc}')\n"
+            "print('\\n'.join(failed))")
+    done = subprocess.run([sys.executable, "-c", code, *names], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ""
