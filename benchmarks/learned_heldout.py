@@ -47,14 +47,14 @@ def rated(data_dir: Path, name: str):
 def main() -> None:
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.loo import pearson
-    from simpeval.store import StatsStore
+    from simpeval.run import Run
     from simpeval_simpq.features import baseline_scores, features
 
     data_dir = resolve_data_dir(None)
     rows, headline = [], {}
     for name in DATASETS:
         sources, outputs, references, labels = rated(data_dir, name)
-        base = {k: pearson(v, labels) for k, v in baseline_scores(features(sources, outputs, references, StatsStore())).items()}
+        base = {k: pearson(v, labels) for k, v in baseline_scores(features(sources, outputs, references, Run())).items()}
         best = max(base, key=lambda k: abs(base[k]))
         for metric in metrics():
             if name in metric.trained_on:

@@ -30,6 +30,7 @@ def main() -> None:
     import torch
 
     from simpeval.datadir import resolve_data_dir
+    from simpeval.run import Run
     from simpeval.learning.baselines import baseline_scores
     from simpeval.learning.rated import load_rated
     from simpeval_lens.encoder import DEFAULT_ENCODER, hidden_size, layer_count
@@ -45,10 +46,11 @@ def main() -> None:
                  for n, ex in examples.items()}
     settings = TrainSettings(max_epochs=4)
     rows, summary = [], []
+    run = Run()  # both variants reuse the texts' embeddings
     for variant, label in VARIANTS.items():
         config = LensConfig(encoder=DEFAULT_ENCODER, layers=layer_count(DEFAULT_ENCODER),
                             hidden=hidden_size(DEFAULT_ENCODER), variant=variant)
-        result = leave_one_dataset_out(config, examples, settings, SEEDS, baselines, log=print)
+        result = leave_one_dataset_out(config, examples, settings, SEEDS, baselines, log=print, run=run)
         summary.append(f"- `{label}` (`simpeval train {'lens' if variant == 'lens' else 'lens-cla'}`): seed "
                        f"{result.seed}, {result.epochs} epochs chosen of {settings.max_epochs} x seeds {list(SEEDS)}.")
         for fold in result.folds:

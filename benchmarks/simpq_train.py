@@ -82,7 +82,7 @@ def test_set_lines(data_dir: Path) -> list[str]:
     """The shipped model on SimpEval_2022, scored once (no choice depends on it)."""
     from simpeval.datasets.lens import SimpEval2022
     from simpeval.learning.loo import pearson
-    from simpeval.store import StatsStore
+    from simpeval.run import Run
     from simpeval_simpq.features import baseline_scores, features
     from simpeval_simpq.plugin import Simpq
 
@@ -92,7 +92,7 @@ def test_set_lines(data_dir: Path) -> list[str]:
     references = dataset.references()
     human = np.asarray(dataset.human_scores("simplicity"), float)
     scores = Simpq().sentence_scores(sources, outputs, references)
-    base = baseline_scores(features(sources, outputs, references, StatsStore()))
+    base = baseline_scores(features(sources, outputs, references, Run()))
     cells = [f"{pearson(scores[k], human):+.3f}" for k in ("simpq-simplicity", "simpq-meaning", "simpq-fluency")]
     cells += [f"{pearson(base[k], human):+.3f}" for k in ("fkgl", "compression", "sari")]
     return ["| n | simpq-simplicity | simpq-meaning | simpq-fluency | FKGL | compression | SARI |",

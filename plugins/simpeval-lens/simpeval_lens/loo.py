@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -24,6 +25,9 @@ from simpeval_lens.losses import max_over_references
 from simpeval_lens.model import LensConfig, LensModel
 from simpeval_lens.settings import TrainSettings
 from simpeval_lens.training import Features, batch_loss, featurize, predict
+
+if TYPE_CHECKING:
+    from simpeval.run import Run
 
 
 def rated_examples(rated: RatedSet, aspect: str = "simplicity") -> list[Example]:
@@ -79,18 +83,29 @@ class LooResult:
 
 def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Example]], settings: TrainSettings,
                           seeds: Sequence[int], baselines: dict[str, dict[str, np.ndarray]],
-                          log: Callable[[str], None] = lambda _: None) -> LooResult:
-    """Choose seed and epochs by mean left-out correlation, then train on every dataset."""
+                          log: Callable[[str], None] = lambda _: None, run: Run | None = None) -> LooResult:
+    """Choose seed and epochs by mean left-out correlation, then train on every dataset.
+
+    :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call),
+        so every fold reuses the embeddings.
+    """
+    from simpeval.run import using
+
     if len(examples) < 2:
         raise ValueError("leave-one-dataset-out needs at least two datasets")
+    with using(run) as run:
+        return _leave_one_dataset_out(config, examples, settings, seeds, baselines, log, run)
+
+
+def _leave_one_dataset_out(config, examples, settings, seeds, baselines, log, run) -> LooResult:
     start = time.perf_counter()
     names = list(examples)
-    features = {name: featurize(config.encoder, examples[name]) for name in names}
+    features = {name: featurize(config.encoder, examples[name], run=run) for name in names}
     curves: dict[int, dict[str, list[float]]] = {}
     for seed in seeds:
         curves[seed] = {}
         for held in names:
-            train_set = featurize(config.encoder, [e for n in names if n != held for e in examples[n]])
+            train_set = featurize(config.encoder, [e for n in names if n != held for e in examples[n]], run=run)
             _, curve = train_epochs(config, train_set, replace(settings, seed=seed), settings.max_epochs,
                                     {held: features[held]})
             curves[seed][held] = curve[held]
@@ -101,6 +116,6 @@ def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Examp
     folds = [Fold(n, len(examples[n]), curves[seed][n][epoch],
                   {k: pearson(v, features[n].target.numpy()) for k, v in baselines.get(n, {}).items()})
              for n in names]
-    everything = featurize(config.encoder, [e for n in names for e in examples[n]])
+    everything = featurize(config.encoder, [e for n in names for e in examples[n]], run=run)
     model, _ = train_epochs(config, everything, replace(settings, seed=seed), epoch + 1)
     return LooResult(curves, seed, epoch + 1, folds, model, time.perf_counter() - start)

@@ -1,6 +1,6 @@
 """simpq's features: cheap, interpretable, and each one a reason a rater might give.
 
-Per text (memoised in the run's :class:`~simpeval.store.StatsStore`, so a source shared by many
+Per text (memoised in the run's store, :class:`~simpeval.store.StatsStore`, so a source shared by many
 outputs is analysed once): characters, words, sentences, the mean and minimum Zipf frequency of
 its words (wordfreq, English), and its FKGL. Per item: the ratios and differences of those between
 output and source, sentence BLEU and SARI against the references, BLEU against the source, and
@@ -16,7 +16,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from simpeval.store import StatsStore, stored
+
+if TYPE_CHECKING:
+    from simpeval.run import Run
 
 NAMES = (
     "log_char_ratio", "log_word_ratio", "sentence_gain", "zipf_mean_out", "zipf_mean_gain", "zipf_min_out",
@@ -44,16 +49,16 @@ def text_stats(text: str, *, store: StatsStore | None = None) -> tuple[float, ..
 
 
 def features(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
-             store: StatsStore) -> np.ndarray:
-    """``items x len(NAMES)`` feature matrix."""
+             run: Run) -> np.ndarray:
+    """``items x len(NAMES)`` feature matrix; per-text statistics are kept in ``run``'s store."""
     from simpeval.metrics.bleu import SentBleu
     from simpeval.metrics.fkgl import Fkgl
     from simpeval.metrics.sari import Sari
 
     n = len(outputs)
     metrics = [Fkgl(), Sari(), SentBleu()]
-    for metric in metrics:
-        metric.bind_store(store)
+    run.bind(metrics)
+    store = run.store
     fkgl_metric, sari_metric, bleu_metric = metrics
     fkgl = fkgl_metric.score_sentences([*sources, *outputs], [*sources, *outputs])["fkgl"]
     has_refs = references is not None and all(references)

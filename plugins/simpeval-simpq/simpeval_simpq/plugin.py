@@ -65,7 +65,7 @@ class Simpq(simpeval.Metric):
             return {key: [] for key in self.score_names()}
         from simpeval_simpq.features import features
 
-        matrix = features(sources, outputs, references, self.store)
+        matrix = features(sources, outputs, references, self.run)
         scores = {f"simpq-{aspect}": model.predict(matrix).tolist() for aspect, model in self._models.items()}
         return {"simpq": scores["simpq-simplicity"], **scores}
 

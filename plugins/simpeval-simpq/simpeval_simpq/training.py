@@ -15,7 +15,7 @@ import numpy as np
 
 from simpeval.learning import loo
 from simpeval.learning.rated import LABELS, RatedSet, aspect_sets
-from simpeval.store import StatsStore
+from simpeval.run import Run
 from simpeval_simpq.features import NAMES, baseline_scores, features
 from simpeval_simpq.model import ASPECTS, AspectModel
 
@@ -38,13 +38,13 @@ def featurize(sets: Sequence[RatedSet], cache: Path | None = None,
               log: Callable[[str], None] = lambda _: None) -> dict[str, np.ndarray]:
     """Each dataset's feature matrix, read from ``cache`` (an .npz) when it holds that dataset."""
     stored = dict(np.load(cache)) if cache is not None and cache.is_file() else {}
-    store = StatsStore()
     matrices = {}
-    for rated in sets:
-        if rated.name not in stored or len(stored[rated.name]) != len(rated):
-            log(f"features of {rated.name} ({len(rated)} outputs)")
-            stored[rated.name] = features(rated.sources, rated.outputs, rated.references, store)
-        matrices[rated.name] = stored[rated.name]
+    with Run() as run:
+        for rated in sets:
+            if rated.name not in stored or len(stored[rated.name]) != len(rated):
+                log(f"features of {rated.name} ({len(rated)} outputs)")
+                stored[rated.name] = features(rated.sources, rated.outputs, rated.references, run)
+            matrices[rated.name] = stored[rated.name]
     if cache is not None:
         np.savez(cache, **stored)
     return matrices

@@ -13,7 +13,7 @@ from simpeval.cli import cli
 from simpeval.learning import loo
 from simpeval.learning.rated import RatedSet, zscore
 from simpeval.registry import load_registry
-from simpeval.store import StatsStore
+from simpeval.run import Run
 from simpeval_simpq.features import NAMES, baseline_scores, features
 from simpeval_simpq.plugin import CHECKPOINT, Simpq
 from simpeval_simpq.training import train
@@ -31,7 +31,7 @@ def test_registered_with_its_training_data_and_no_heavy_import():
 
 def test_features_are_the_named_quantities():
     short = "The city built a big bridge."
-    row = features([SOURCE, SOURCE], [short, SOURCE], [[short], [short]], StatsStore())
+    row = features([SOURCE, SOURCE], [short, SOURCE], [[short], [short]], Run())
     assert row.shape == (2, len(NAMES))
     named = dict(zip(NAMES, row[0]))
     assert named["log_char_ratio"] == pytest.approx(np.log((len(short) + 1) / (len(SOURCE) + 1)))
@@ -91,7 +91,7 @@ def test_training_selects_by_left_out_correlation():
                         {"simplicity": labels, "meaning": labels, "fluency": labels, "grammaticality": labels})
 
     sets = [rated("simplicity-da", 1), rated("structural-simplicity", 1)]
-    matrices = {s.name: features(s.sources, s.outputs, s.references, StatsStore()) for s in sets}
+    matrices = {s.name: features(s.sources, s.outputs, s.references, Run()) for s in sets}
     results = train(sets, matrices, alphas=(0.01, 100.0))
     assert set(results) == {"simplicity", "meaning", "fluency"}
     assert all(f.r > 0.9 for f in results["meaning"].folds)  # longer outputs rank higher in both datasets
