@@ -118,3 +118,19 @@ def test_metrics_list_shows_the_shipped_model_ok():
     result = CliRunner().invoke(cli, ["metrics", "list", "--format", "json"])
     rows = {row["name"]: row for row in json.loads(result.output)["metrics"]}
     assert rows["simpq"]["status"] == "ok" and rows["simpq"]["neural"] == "no"
+
+
+def test_train_command_writes_a_checkpoint_with_its_left_out_tables(tmp_path):
+    from simpeval.testing import shared_data_dir
+
+    data_dir = shared_data_dir("metaeval")
+    result = CliRunner().invoke(cli, ["train", "simpq", "--data-dir", str(data_dir), "-o", str(tmp_path / "ckpt"),
+                                      "--datasets", "simplicity-da,structural-simplicity",
+                                      "--feature-cache", str(tmp_path / "features.npz")])
+    assert result.exit_code == 0, result.output
+    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.721" in result.output
+    content = json.loads((tmp_path / "ckpt" / "simpq.json").read_text())
+    assert set(content["aspects"]) == {"simplicity", "meaning", "fluency"}
+    assert (tmp_path / "features.npz").is_file()
+    scores = Simpq(checkpoint=str(tmp_path / "ckpt")).sentence_scores([SOURCE], ["The city built a bridge."])
+    assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}
