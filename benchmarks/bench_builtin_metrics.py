@@ -81,7 +81,7 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
 
     def classes() -> None:
         for metric in metrics:
-            metric.score_sentences(sources, outputs, references)
+            metric.sentence_scores(sources, outputs, references)
 
     requests = resolve_metrics(registry, METRICS, preset=args.preset)
 

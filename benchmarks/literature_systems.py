@@ -70,7 +70,7 @@ def easse_checks(data_dir: Path) -> str:
     for what, metric, sub, name, system, expected, source in EASSE_VALUES:
         test_set = load_test_set(data_dir, name)
         outputs = (data_dir / "system_outputs/turkcorpus/test" / system).read_text(encoding="utf-8").splitlines()
-        value = registry.create_metric(metric).score_corpus(test_set.sources, outputs, test_set.references)[sub]
+        value = registry.create_metric(metric).corpus_score(test_set.sources, outputs, test_set.references)[sub]
         rows.append([what, f"`{sub}`", name, system, f"{value:.6f}", f"{expected}", f"{value - expected:+.1e}", source])
     return render(["value", "simpeval sub-score", "test set", "system", "simpeval", "EASSE", "difference", "EASSE source"],
                   rows, "markdown")

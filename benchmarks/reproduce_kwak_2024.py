@@ -76,7 +76,8 @@ def rows(registry, data_dir, specs: dict[str, str]) -> dict[str, list[float]]:
     """The seven Table 1 values of each ``-m`` spec (``{row name: spec}``; one metric name per spec)."""
     from simpeval.metaeval.run import run_meta_evaluation
 
-    names = {spec.split(":")[0]: name for name, spec in specs.items()}
+    # the preset names each score for what it computes (bleu -> gleu-nltk)
+    names = {registry.resolve(spec.split(":")[0], preset="lens-2023")[0]: name for name, spec in specs.items()}
     out: dict[str, list[float]] = {name: [] for name in specs}
     report = run_meta_evaluation(registry, _request("simpeval-2022", data_dir, specs.values(),
                                                     correlation="lens-kendall", split="sentence-type"))

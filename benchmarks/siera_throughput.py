@@ -51,12 +51,12 @@ def worker(threads: int, data_dir: Path) -> None:
     torch.set_num_threads(threads)
     sources, outputs = simplicity_da(data_dir)
     metric = Siera()
-    metric.score_sentences(sources[-8:][::-1], outputs[:8])  # warm-up on pairs that are not measured
+    metric.sentence_scores(sources[-8:][::-1], outputs[:8])  # warm-up on pairs that are not measured
     loaded = metric._model()
     if len(loaded) > 2:  # the encoding service: forget the warm-up pairs
         loaded[2].clear()
     started = time.perf_counter()
-    scores = metric.score_sentences(sources, outputs)["siera"]
+    scores = metric.sentence_scores(sources, outputs)["siera"]
     print(json.dumps({"seconds": time.perf_counter() - started, "scores": scores}))
 
 

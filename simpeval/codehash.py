@@ -29,7 +29,8 @@ _PACKAGES: dict[str, str] = {}
 def code_fingerprint(metric_class: type) -> str:
     """``package@hash+...`` for simpeval and every package defining ``metric_class`` or one of its bases."""
     packages = {"simpeval"}
-    packages.update(cls.__module__.partition(".")[0] for cls in metric_class.__mro__ if cls.__module__ != "builtins")
+    packages.update(top for top in (cls.__module__.partition(".")[0] for cls in metric_class.__mro__)
+                    if top not in sys.stdlib_module_names)  # builtins, abc (Metric is an ABC)
     return "+".join(f"{package}@{package_hash(package)}" for package in sorted(packages))
 
 

@@ -135,7 +135,7 @@ def system_statistics(
     report = list(request.report)
 
     def scorer(totals: np.ndarray) -> np.ndarray:
-        rows = [metric.score_from_statistics(row) for row in totals.tolist()]
+        rows = [metric.corpus_score_from_statistics(row) for row in totals.tolist()]
         return np.array([[scores[sub] for sub in report] for scores in rows], dtype=float)
 
     return np.asarray(stats, dtype=float), scorer

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import os
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pluggy
 
-from simpeval import hookspecs
+from simpeval import hookspecs, models
 from simpeval._version import __version__
 from simpeval.errors import PluginLoadError, UsageError
 from simpeval.metrics.base import Metric
@@ -32,6 +34,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
+    "simpeval.metrics.lens2023_metrics",
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",
@@ -51,6 +54,8 @@ class PluginInfo:
     module: str
     errors: list[str] = field(default_factory=list)
     disabled: bool = False
+    #: faults that leave the plugin working but mislead a listing (see :func:`contract_notes`)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -114,16 +119,44 @@ class Registry:
     def all_score_names(self) -> list[str]:
         return sorted({s for cls in self.metrics.values() for s in cls.score_names()})
 
+    def resolve(
+        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None, *, warn: bool = True
+    ) -> tuple[str, dict[str, Any]]:
+        """The score name and options that ``-m name:options`` under ``preset`` asks for.
+
+        Where a preset computes another formula under a metric's name (``bleu`` under
+        ``lens-2023`` is NLTK's GLEU), the name becomes that of the metric computing it
+        (``gleu-nltk``; a sub-score maps to the sub-score at the same place, ``sari-add`` to
+        ``sari-lens-add``), so that a score's name says what it is. simpeval 0.1's ``formula``
+        options (``bleu:formula=nltk-gleu``) map the same way, with a :class:`DeprecationWarning`.
+        """
+        cls = self.metric_class(name)
+        options = dict(options or {})
+        formulas = vars(cls).get("formula_metrics", {})
+        if options.get("formula") in formulas:
+            formula = options.pop("formula")
+            target = formulas[formula]
+            if warn:
+                warnings.warn(f'"{cls.name}:formula={formula}" is deprecated since simpeval 0.2 and removed in 0.3: '
+                              f'ask for the metric "{target}"', DeprecationWarning, stacklevel=2)
+        else:
+            target = vars(cls).get("preset_metrics", {}).get(preset)
+        if target is None:
+            return name, options
+        variant = self.metric_class(target)
+        return variant.score_names()[cls.score_names().index(name) if name != cls.name else 0], options
+
     def create_metric(
         self, name: str, options: dict[str, Any] | None = None, preset: str | None = None
     ) -> Metric:
-        """Instantiate metric ``name``: the preset's settings, then ``options`` on top.
+        """Instantiate metric ``name`` (as :meth:`resolve` maps it): the preset's settings, then ``options`` on top.
 
         The instance learns which distribution registered it, so its signature carries
         that distribution's version unless the class sets its own ``version``.
         """
-        cls = self.metric_class(name)
         self.check_preset(preset)
+        name, options = self.resolve(name, options, preset)
+        cls = self.metric_class(name)
         settings: dict[str, Any] = {}
         if preset is not None:
             settings.update(cls.presets.get(preset, {}))
@@ -135,7 +168,7 @@ class Registry:
         return metric
 
     def preset_names(self) -> list[str]:
-        return sorted({p for cls in self.metrics.values() for p in cls.presets})
+        return sorted({p for cls in self.metrics.values() for p in (*cls.presets, *vars(cls).get("preset_metrics", {}))})
 
     def check_preset(self, preset: str | None) -> None:
         """:class:`UsageError` unless ``preset`` is None or a preset of some installed metric."""
@@ -318,14 +351,18 @@ def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, chec
         return
     target[cls.name] = cls
     registry.provider[cls.name] = info
+    if check is _check_metric:
+        info.notes.extend(contract_notes(cls))
 
 
 def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
-    """Where ``cls`` goes, or why it cannot: not a Metric, no name, or a name or sub-score taken."""
+    """Where ``cls`` goes, or why it cannot: not a Metric, no name, a broken contract
+    (:func:`check_contract`), or a name or sub-score taken."""
     if not (isinstance(cls, type) and issubclass(cls, Metric)):
         raise TypeError(f"{cls!r} is not a simpeval.Metric subclass")
     if not cls.name:
         raise TypeError(f"metric class {cls.__qualname__} has no name")
+    check_contract(cls)
     for score in cls.score_names():
         owner = registry.sub_score_owner(score)
         if owner is not None:
@@ -336,6 +373,67 @@ def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
                 f"({other.distribution} {other.version}): rename it"
             )
     return registry.metrics
+
+
+def check_contract(cls: type[Metric]) -> None:
+    """:class:`TypeError` naming the first way metric class ``cls`` would fail its users, and the fix.
+
+    Checked when a plugin registers, so that the fault is one line against that plugin in
+    ``simpeval metrics list`` instead of an error in the middle of someone's run:
+
+    - no scoring step (``_score_items``);
+    - an option whose name shadows an attribute or method (an option ``store`` or ``signature``
+      would replace them on the instance);
+    - per-item statistics (``_item_statistics``) without the step that scores their sums
+      (``_score_from_totals``).
+    """
+    label = f'metric "{cls.name}"'
+    if inspect.isabstract(cls):
+        missing = ", ".join(sorted(cls.__abstractmethods__))
+        raise TypeError(f"{label} does not implement {missing}: implement it (see docs/plugin-authors.md)")
+    for option_name in cls.options:
+        if option_name in _RESERVED or _is_member(cls, option_name):
+            raise TypeError(f'option "{option_name}" of {label} would hide the attribute {cls.__name__}.{option_name}: '
+                            "rename the option")
+    if cls._item_statistics is not Metric._item_statistics and cls._score_from_totals is Metric._score_from_totals:
+        raise TypeError(f"{label} implements _item_statistics but not _score_from_totals, which scores their "
+                        "sums: implement both, or neither")
+
+
+def contract_notes(cls: type[Metric]) -> list[str]:
+    """Faults of metric class ``cls`` that leave it scoring but make ``metrics list`` wrong, one line each.
+
+    A model option whose default is a name only the metric understands (it overrides
+    ``fingerprint``, as for ``checkpoint=shipped``) while :meth:`~Metric.missing_weights` cannot
+    locate it: the listing would say ``weights missing`` for a metric that scores fine. The
+    metric registers; ``metrics list`` shows the note (cheap: file stats only).
+    """
+    if not _overrides(cls, "fingerprint") or _overrides(cls, "missing_weights"):
+        return []
+    return [
+        f'metric "{cls.name}" cannot locate the default "{option.default}" of its option "{option_name}", so '
+        '"weights missing" may be wrong: override locate_model (or missing_weights) to say where that model is'
+        for option_name, option in cls.options.items()
+        if option.path and option.default is not None
+        and not models.is_available(cls.locate_model(option_name, option.default))
+    ]
+
+
+# Instance attributes every metric has besides the class's: options may not take these names.
+_RESERVED = frozenset({"settings", "store", "run", "provided_by"})
+
+
+def _is_member(cls: type, name: str) -> bool:
+    """Whether ``name`` is an attribute of the base class, or a method or property of ``cls``."""
+    if hasattr(Metric, name):
+        return True
+    member = inspect.getattr_static(cls, name, None)
+    return callable(member) or isinstance(member, (property, classmethod, staticmethod))
+
+
+def _overrides(cls: type[Metric], name: str) -> bool:
+    return getattr(cls, name).__func__ is not getattr(Metric, name).__func__ if isinstance(
+        inspect.getattr_static(Metric, name), classmethod) else getattr(cls, name) is not getattr(Metric, name)
 
 
 def _check_dataset(registry: Registry, cls: Any) -> dict[str, type]:

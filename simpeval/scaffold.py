@@ -62,9 +62,11 @@ class {cls}(simpeval.Metric):
     requires_references = False
     higher_is_better = False
     version = _version()
+    formula_version = "1"  # bump whenever a score can change: it renews the score cache's keys
     options = {{"min_words": simpeval.Option(int, default=1, help="floor of the denominator")}}
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
+        # inputs arrive checked: callers use the template Metric.sentence_scores, never this step
         return {{"{metric}": [len(o.split()) / max(self.min_words, len(s.split()))
                              for s, o in zip(sources, outputs)]}}
 

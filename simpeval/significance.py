@@ -110,6 +110,12 @@ def _resampled_scores(weights: np.ndarray, stats: np.ndarray, scorer: Scorer) ->
     return _as_2d(scorer(weights @ stats))
 
 
+def resampled_scores(stats: np.ndarray, scorer: Scorer, weights: np.ndarray) -> np.ndarray:
+    """One system's scores on each resample of :func:`bootstrap_weights`: ``(n_samples, sub-scores)``."""
+    stats = np.asarray(stats, dtype=float)
+    return np.concatenate([_resampled_scores(weights[c], stats, scorer) for c in _chunks(len(weights), len(stats))])
+
+
 def _as_2d(scores: np.ndarray) -> np.ndarray:
     scores = np.asarray(scores, dtype=float)
     return scores[:, None] if scores.ndim == 1 else scores
@@ -139,6 +145,11 @@ def bootstrap_interval(
     weights = bootstrap_weights(len(stats), n_samples, rng)
     scores = np.concatenate([_resampled_scores(weights[c], stats, scorer) for c in _chunks(n_samples, len(stats))])
     return [interval_of(scores[:, j]) for j in range(scores.shape[1])]
+
+
+def full_scores(stats: np.ndarray, scorer: Scorer) -> np.ndarray:
+    """The sub-scores of all items together."""
+    return _full_scores(np.asarray(stats, dtype=float), scorer)
 
 
 def _full_scores(stats: np.ndarray, scorer: Scorer) -> np.ndarray:
@@ -200,6 +211,18 @@ def approximate_randomization(
     The system's 95% interval comes from ``n_confidence`` bootstrap resamples.
     """
     baseline, system = _check_pair(baseline, system)
+    p_values = ar_p_values(baseline, system, scorer, rng, n_trials)
+    base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
+    intervals = bootstrap_interval(system, scorer, rng, n_confidence)
+    return [PairedTest(float(sys_full[j]), float(base_full[j]), float(p_values[j]), intervals[j])
+            for j in range(len(p_values))]
+
+
+def ar_p_values(
+    baseline: np.ndarray, system: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_trials: int = AR_TRIALS
+) -> np.ndarray:
+    """The approximate-randomization p-value of each sub-score (see :func:`approximate_randomization`)."""
+    baseline, system = _check_pair(baseline, system)
     delta = baseline - system
     sys_total = system.sum(axis=0)
     both_total = baseline.sum(axis=0) + sys_total
@@ -210,10 +233,5 @@ def approximate_randomization(
         pseudo_b = both_total - pseudo_a
         null.append(np.abs(_as_2d(scorer(pseudo_a)) - _as_2d(scorer(pseudo_b))))
     null_diffs = np.concatenate(null)
-    base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
-    intervals = bootstrap_interval(system, scorer, rng, n_confidence)
-    return [
-        PairedTest(float(sys_full[j]), float(base_full[j]),
-                   p_value(null_diffs[:, j], abs(sys_full[j] - base_full[j])), intervals[j])
-        for j in range(null_diffs.shape[1])
-    ]
+    observed = np.abs(_full_scores(system, scorer) - _full_scores(baseline, scorer))
+    return np.array([p_value(null_diffs[:, j], observed[j]) for j in range(null_diffs.shape[1])])

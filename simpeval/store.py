@@ -19,7 +19,7 @@ statistics functions, which it decorates with :func:`stored`::
         ...
 
     class Overlap(Metric):
-        def score_sentences(self, sources, outputs, references=None):
+        def _score_items(self, sources, outputs, references=None):
             stats = [overlap_stats(o, tuple(r), self.tokenizer, store=self.store)
                      for o, r in zip(outputs, references)]
 

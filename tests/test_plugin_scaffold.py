@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -61,3 +62,23 @@ def test_the_guide_shows_the_skeleton_file_for_file():
                                             "tests/test_length_ratio.py"}
     for path, text in blocks:
         assert text == files[path], path
+
+
+def test_the_guides_example_runs_as_written_without_deprecations(tmp_path, monkeypatch):
+    """The guide's plugin module and its test, taken from the page and run (no 0.1 name in them)."""
+    blocks = dict(re.findall(r"```(?:python|toml)\n# (\S+)\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S))
+    package = tmp_path / "simpeval_length_ratio"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text(blocks["simpeval_length_ratio/plugin.py"])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "simpeval_length_ratio", raising=False)
+    monkeypatch.delitem(sys.modules, "simpeval_length_ratio.plugin", raising=False)
+    namespace: dict = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        exec(compile(blocks["tests/test_length_ratio.py"], "docs/plugin-authors.md", "exec"), namespace)
+        namespace["test_length_ratio_scores_hand_counted_sentences"]()
+    from simpeval_length_ratio.plugin import LengthRatio
+
+    assert "_score_items" in vars(LengthRatio) and LengthRatio.formula_version == "1"

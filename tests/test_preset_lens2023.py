@@ -5,9 +5,9 @@ from nltk.tokenize import NLTKWordTokenizer
 from nltk.translate.gleu_score import sentence_gleu
 
 from simpeval.metrics import lens2023
-from simpeval.metrics.bleu import Bleu
-from simpeval.metrics.fkgl import Fkgl
-from simpeval.metrics.sari import Sari
+from simpeval.metrics.lens2023_metrics import GleuNltk, SariLens
+from simpeval.registry import load_registry
+from simpeval.runner import evaluate, resolve_metrics
 
 
 @pytest.mark.parametrize(("text", "counts", "grade"), [
@@ -77,13 +77,30 @@ def test_remove_tokenization_artifacts():
     assert lens2023.remove_tokenization_artifacts("a <SEP> b", "x") == "a b"
 
 
-def test_metrics_take_the_formulas_from_the_preset():
-    assert Fkgl(**Fkgl.presets["lens-2023"]).score_sentences(["x"], ["the dog ran. the cat sat."]) == {"fkgl": [-2.7]}
-    bleu = Bleu(**Bleu.presets["lens-2023"]).score_sentences(["x"], ["the the the the the the the"],
-                                                              [["the cat is on the mat"]])
-    assert bleu["bleu"] == [pytest.approx(1 / 11)]
-    sari = Sari(**Sari.presets["lens-2023"]).score_sentences(["the cat sat on the mat"], ["the sat"], [["the sat"]])
-    assert sari["sari-add"] == [0.0]
+def test_the_preset_maps_each_metric_to_the_one_named_for_its_formula():
+    registry = load_registry(autoload=False)
+    fkgl = registry.create_metric("fkgl", preset="lens-2023")
+    assert fkgl.name == "fkgl-textstat"
+    assert fkgl.sentence_scores(["x"], ["the dog ran. the cat sat."]) == {"fkgl-textstat": [-2.7]}
+    gleu = registry.create_metric("bleu", preset="lens-2023")
+    assert gleu.name == "gleu-nltk"
+    bleu = gleu.sentence_scores(["x"], ["the the the the the the the"], [["the cat is on the mat"]])
+    assert bleu["gleu-nltk"] == [pytest.approx(1 / 11)]
+    sari = registry.create_metric("sari", preset="lens-2023")
+    assert sari.name == "sari-lens"
+    assert sari.sentence_scores(["the cat sat on the mat"], ["the sat"], [["the sat"]])["sari-lens-add"] == [0.0]
+    assert registry.resolve("sari-add", preset="lens-2023") == ("sari-lens-add", {})
+    assert registry.resolve("sari-add", preset="metaeval-2021") == ("sari-add", {})
+
+
+@pytest.mark.parametrize(("spec", "formula", "named"), [
+    ("fkgl", "textstat-0.7.3", "fkgl-textstat"), ("bleu", "nltk-gleu", "gleu-nltk"), ("sari", "lens-2023", "sari-lens"),
+])
+def test_the_0_1_formula_options_still_work_with_a_deprecation_warning(spec, formula, named):
+    registry = load_registry(autoload=False)
+    with pytest.warns(DeprecationWarning, match=f'"{spec}:formula={formula}" is deprecated.*"{named}"'):
+        [request] = resolve_metrics(registry, [f"{spec}:formula={formula}"])
+    assert request.metric.name == named and request.report[0] == named
 
 
 def test_gleu_and_lens_sari_count_through_the_runs_store():
@@ -99,7 +116,32 @@ def test_gleu_and_lens_sari_count_through_the_runs_store():
     assert lens2023.lens_sari(source, output, refs, store=store) == lens2023.lens_sari(source, output, refs)
     assert store.count(ngram_counts) == 4  # only the source is new
     misses = store.misses
-    for metric in (Sari(**Sari.presets["lens-2023"]), Bleu(**Bleu.presets["lens-2023"])):
+    for metric in (SariLens(), GleuNltk()):
         metric.bind_run(Run(store=store))
-        metric.score_sentences([source], [output], [refs])
+        metric.sentence_scores([source], [output], [refs])
     assert store.misses == misses  # both metrics found every count in the run's store
+
+
+def test_gleu_corpus_score_pools_the_counts_batch_by_batch_as_nltk_corpus_gleu():
+    from nltk.translate.gleu_score import corpus_gleu
+
+    tokenizer = NLTKWordTokenizer()
+    outputs = ["The cat is on the mat.", "the the the the the the the", "He didn't go, did he?"]
+    refs = [["The cat sat on the mat.", "A cat is on a mat."], ["the cat is on the mat"],
+            ["He did not go.", "Didn't he go?"]]
+    expected = corpus_gleu([[tokenizer.tokenize(r.lower()) for r in rs] for rs in refs],
+                           [tokenizer.tokenize(o.lower()) for o in outputs])
+    gleu = GleuNltk()
+    assert gleu.corpus_score(outputs, outputs, refs) == {"gleu-nltk": pytest.approx(expected, abs=1e-12)}
+    result = evaluate(resolve_metrics(load_registry(autoload=False), ["bleu"], preset="lens-2023"),
+                      outputs, outputs, refs, batch_size=1)
+    assert result.corpus_scores["gleu-nltk"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_formula_option_given_to_the_class_names_the_metric_to_use():
+    from simpeval import UsageError
+    from simpeval.metrics.bleu import Bleu
+
+    with pytest.raises(UsageError, match='metric "bleu" has no option "formula" since simpeval 0.2: formula '
+                                         'nltk-gleu is the metric "gleu-nltk"'):
+        Bleu(formula="nltk-gleu")

@@ -33,7 +33,8 @@ def test_plugins_import_only_public_names():
         assert public is not None and name in public, f"{path}: {module}.{name} is not in its __all__"
 
 
-@pytest.mark.parametrize("module", ["simpeval.text", "simpeval.syllables", "simpeval.datasets", "simpeval.encoding"])
+@pytest.mark.parametrize("module", ["simpeval.text", "simpeval.syllables", "simpeval.datasets", "simpeval.encoding",
+                                    "simpeval.metrics.composite"])
 def test_every_public_helper_is_named_in_the_plugin_guide(module):
     guide = GUIDE.read_text(encoding="utf-8")
     assert f"`{module}`" in guide

@@ -144,6 +144,7 @@ def train() -> None:
 def _add_builtin_commands() -> None:
     from simpeval.cli.datasets import datasets
     from simpeval.cli.evaluate import evaluate
+    from simpeval.cli.leaderboard import leaderboard
     from simpeval.cli.meta_evaluate import meta_evaluate
     from simpeval.cli.metrics import metrics
     from simpeval.cli.plugin import plugin
@@ -151,7 +152,7 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report):
+    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report, leaderboard):
         cli.add_command(command)
 
 

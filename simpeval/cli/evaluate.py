@@ -28,6 +28,8 @@ class EvaluateOptions:
     sys_dir: str | None
     paired_bs: bool
     paired_ar: bool
+    all_pairs: bool
+    holm: bool
     paired_n: int | None
     seed: int
     data_dir: str | None
@@ -89,6 +91,8 @@ class EvaluateOptions:
 @click.option("--sys-dir", default=None, type=click.Path(file_okay=False), help="Compare every file in this directory (sorted by name) as a system.")
 @click.option("--paired-bs", is_flag=True, help="Paired bootstrap resampling of each system against the first (1,000 resamples).")
 @click.option("--paired-ar", is_flag=True, help="Paired approximate randomization of each system against the first (10,000 trials).")
+@click.option("--all-pairs", is_flag=True, help="Compare every pair of systems (paired bootstrap, t-test on sentence scores, win/tie/loss; with --paired-ar also approximate randomization) and rank them into significance clusters per sub-score.")
+@click.option("--holm/--no-holm", default=True, show_default=True, help="--all-pairs: rank on Holm-corrected p-values.")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
@@ -114,6 +118,11 @@ def evaluate(**options) -> None:
 
     given = EvaluateOptions(**options)
     check_writable(given.output)
+    if given.all_pairs:
+        from simpeval.cli.allpairs import run_all_pairs
+
+        run_all_pairs(given)
+        return
     plan = given.plan()
     result = run_plan(plan, cache=None if given.no_cache else ScoreCache(given.cache_dir), jobs=given.jobs,
                       dask=given.dask)

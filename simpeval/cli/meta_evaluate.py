@@ -9,7 +9,7 @@ import click
 
 from simpeval.cli.parallel import parallel_options
 from simpeval.errors import UsageError
-from simpeval.metaeval import CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
+from simpeval.metaeval import AVERAGING, CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
 
 REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 
@@ -30,9 +30,22 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Groups to correlate within (default: quality at sentence level, none at system level).")
 @click.option("--ties", type=click.Choice(TIE_POLICIES), default="order", show_default=True,
               help="Quality split: cut tied scores by dataset order, or exclude items at the median.")
-@click.option("--correlation", type=click.Choice(CORRELATIONS), default="pearson", show_default=True)
+@click.option("--correlation", type=click.Choice(CORRELATIONS), default="pearson", show_default=True,
+              help="kendall-23/acc23: Deutsch et al. (2023)'s tau with ties; acc23-opt: acc23 with the metric tie "
+                   "threshold that maximises it (reported per metric); pairwise-accuracy: Kocmi et al. (2021), "
+                   "--level system.")
+@click.option("--average-by", type=click.Choice(AVERAGING), default="none", show_default=True,
+              help="Sentence level: correlate within each source item (across systems) or each system (across "
+                   "items) and average; groups with a constant vector are dropped and counted.")
+@click.option("--tie-epsilon", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="kendall-23, acc23: metric scores this close count as tied.")
+@click.option("--tie-sample", type=click.FloatRange(0, 1, min_open=True), default=1.0, show_default=True,
+              help="acc23-opt: share of item pairs the threshold search considers, drawn with --seed (1: all).")
 @click.option("--significance", type=click.Choice(SIGNIFICANCE_TESTS), default=None,
               help="Pairwise test (default: williams for Pearson, permutation otherwise).")
+@click.option("--rank", is_flag=True,
+              help="Rank metrics into significance clusters (WMT's rule: a metric starts a new cluster when it is "
+                   "significantly worse than one in the current cluster); a rank column in every format.")
 @click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Permutation-test resamples.")
@@ -54,7 +67,8 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, significance,
+def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, average_by,
+                  tie_epsilon, tie_sample, significance, rank,
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
@@ -73,7 +87,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     if plots_dir is not None:
         _make_plots_dir(plots_dir)
     if significance is None:
-        significance = "williams" if correlation == "pearson" else "permutation"
+        significance = "williams" if correlation == "pearson" and average_by == "none" else "permutation"
     if progress is None:
         progress = sys.stderr.isatty()
     request = Request(
@@ -87,7 +101,8 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         split=split,
         ties=ties,
         settings=Settings(correlation=correlation, significance=significance, alpha=alpha,
-                          resamples=resamples, bootstrap=bootstrap),
+                          resamples=resamples, bootstrap=bootstrap, average_by=average_by,
+                          tie_epsilon=tie_epsilon, tie_sample=tie_sample, tie_seed=seed, rank=rank),
         scores=list(score_paths),
         score_columns=[c.strip() for c in score_columns.split(",")] if score_columns else None,
         preset=preset,

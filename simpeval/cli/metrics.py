@@ -43,12 +43,16 @@ def list_metrics(fmt: str, strict: bool) -> None:
         click.echo(json.dumps({
             "metrics": rows,
             "errors": [error for info in failures for error in info.errors],
+            "notes": [note for info in reg.plugins for note in info.notes],
             "disabled": [info.name for info in reg.plugins if info.disabled],
         }, indent=2))
         return
     columns = list(rows[0]) if rows else ["name"]
     click.echo(render(columns, [list(r.values()) for r in rows], fmt), nl=False)
     echo_plugin_faults(reg)
+    notes = [f"note: {info.label}: {note}" for info in reg.plugins for note in info.notes]
+    if notes:
+        click.echo("\n" + "\n".join(notes))
 
 
 def _status(cls: type, plugin_ok: bool) -> str:
@@ -67,9 +71,10 @@ def show_metric(name: str, preset: str | None) -> None:
     from simpeval.errors import UsageError
 
     reg = registry()
-    cls = reg.metric_class(name)
+    asked = reg.metric_class(name)
     reg.check_preset(preset)
-    if preset is not None and preset not in cls.presets:
+    cls = reg.metric_class(reg.resolve(asked.name, preset=preset)[0])  # bleu under lens-2023 is gleu-nltk
+    if preset is not None and cls is asked and preset not in cls.presets:
         known = ", ".join(sorted(cls.presets)) or "none"
         raise UsageError(f'metric "{cls.name}" has no preset "{preset}" (its presets: {known})')
     metric = reg.create_metric(cls.name, preset=preset)

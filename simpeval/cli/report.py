@@ -23,6 +23,8 @@ FORMATS = ("html", "markdown")
               help="Mark systems that differ from the first by paired bootstrap (the default with several systems).")
 @click.option("--paired-ar", is_flag=True, help="Mark systems that differ from the first by approximate randomization.")
 @click.option("--no-paired", is_flag=True, help="No significance test, even with several systems.")
+@click.option("--all-pairs", is_flag=True,
+              help="Also compare every pair of systems and rank them into significance clusters per metric.")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test.")
 @click.option("--sample-metric", default=None, metavar="NAME",
               help="Sub-score that picks the best and worst samples (default: the first metric).")
@@ -37,7 +39,7 @@ FORMATS = ("html", "markdown")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, paired_bs, paired_ar, no_paired,
-           paired_n, sample_metric, n_samples, seed, title, fmt, output, data_dir, no_cache, cache_dir) -> None:
+           all_pairs, paired_n, sample_metric, n_samples, seed, title, fmt, output, data_dir, no_cache, cache_dir) -> None:
     """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
     from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
@@ -56,10 +58,12 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     if test is None and len(sys_paths) > 1 and not no_paired:
         test = "bs"
     sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
+    if all_pairs and len(systems) < 2:
+        raise UsageError("--all-pairs compares systems: give two or more (--sys A --sys B, or --sys-dir DIR)")
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset, test=test,
                          n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
-                         cache=None if no_cache else ScoreCache(cache_dir))
+                         cache=None if no_cache else ScoreCache(cache_dir), all_pairs=all_pairs)
     if fmt == "html":
         from simpeval.report.html import render_html
 

@@ -123,6 +123,15 @@ class Dataset:
     def __len__(self) -> int:
         return len(self.items)
 
+    def item_splits(self) -> list[str] | None:
+        """Each item's split (``train``, ``validation`` or ``test``), or None when the dataset declares none.
+
+        A dataset plugin that trains or tunes metrics on part of its items overrides this, so that
+        ``simpeval leaderboard --split test`` (and ``meta-evaluate`` through
+        :class:`simpeval.metaeval.run.Request`'s ``item_split``) correlates on held-out items only.
+        """
+        return None
+
     # ------------------------------------------------------------------
     # Human scores
     # ------------------------------------------------------------------

@@ -85,6 +85,7 @@ def resolve_metrics(
     registry.check_preset(preset)
     requests: dict[str, tuple[tuple, str, MetricRequest]] = {}
     for name, options in parse_metric_specs(specs):
+        name, options = registry.resolve(name, options, preset)
         cls = registry.metric_class(name)
         settings = tuple(sorted(options.items()))
         if cls.name not in requests:
@@ -129,9 +130,7 @@ def signature_with_nrefs(metric: Metric, nrefs: str | None) -> str:
 def has_corpus_statistics(metric: Metric) -> bool:
     """Whether ``metric`` scores its corpus from summed statistics (see ``Metric.corpus_statistics``;
     they take no per-item fields, so a metric that reads some scores its corpus at once)."""
-    from simpeval.metrics.base import Metric
-
-    return type(metric).additive_statistics is not Metric.additive_statistics and not metric.item_fields
+    return metric.has_statistics() and not metric.item_fields
 
 
 def streamable(requests: Sequence[MetricRequest]) -> bool:

@@ -69,7 +69,7 @@ def corpus_scores(
     (sources, outputs, references: every item) at once."""
     if from_statistics:
         totals = column_sums([stats for stats in batch_statistics if stats])
-        return {sub: float(v) for sub, v in metric.score_from_statistics(totals).items()}
+        return {sub: float(v) for sub, v in metric.corpus_score_from_statistics(totals).items()}
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     return metric.corpus_score(*inputs, **(fields or {}))

@@ -19,10 +19,10 @@ def baseline_scores(sources: Sequence[str], outputs: Sequence[str],
     from simpeval.metrics.fkgl import Fkgl
     from simpeval.metrics.sari import Sari
 
-    fkgl = np.asarray(Fkgl().score_sentences(sources, outputs)["fkgl"], float)
+    fkgl = np.asarray(Fkgl().sentence_scores(sources, outputs)["fkgl"], float)
     compression = np.array([(len(o) + 1) / (len(s) + 1) for s, o in zip(sources, outputs)])
     if references is not None and all(references):
-        sari = np.asarray(Sari().score_sentences(sources, outputs, [list(r) for r in references])["sari"], float)
+        sari = np.asarray(Sari().sentence_scores(sources, outputs, [list(r) for r in references])["sari"], float)
     else:
         sari = np.full(len(outputs), np.nan)
     return {"fkgl": fkgl, "compression": compression, "sari": sari}

@@ -9,7 +9,9 @@ Modules: :mod:`~simpeval.metaeval.stats` (pure statistics), :mod:`~simpeval.meta
 offer them without importing numpy or scipy.
 """
 
-CORRELATIONS = ("pearson", "spearman", "kendall", "wmt-kendall", "lens-kendall")
+CORRELATIONS = ("pearson", "spearman", "kendall", "wmt-kendall", "lens-kendall", "kendall-23", "acc23", "acc23-opt",
+                "pairwise-accuracy")
+AVERAGING = ("none", "item", "system")
 SIGNIFICANCE_TESTS = ("williams", "permutation", "none")
 SPLITS = ("quality", "system-type", "sentence-type", "none")
 TIE_POLICIES = ("order", "exclude")

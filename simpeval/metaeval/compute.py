@@ -72,7 +72,9 @@ def compute_scores(
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
-    wanted = list(dict.fromkeys(name for name, _ in parse_metric_specs(specs)))
+    # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk)
+    wanted = list(dict.fromkeys(registry.resolve(name, options, preset, warn=False)[0]
+                                for name, options in parse_metric_specs(specs)))
     refs = None
     sources, outputs = dataset.sources, dataset.outputs
     if any(r.metric.requires_references for r in requests):

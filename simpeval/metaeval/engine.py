@@ -22,8 +22,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simpeval.metaeval import stats
+from simpeval.metaeval import grouped, stats, ties
 from simpeval.metaeval.splits import Split
+from simpeval.ranks import cluster_ranks
+
+
+# correlations of :mod:`~simpeval.metaeval.ties` (no p-value; acc23-opt also reports its threshold)
+TIE_AWARE = ("kendall-23", "acc23", "acc23-opt", "pairwise-accuracy")
 
 
 @dataclass
@@ -38,6 +43,10 @@ class Record:
     winner: bool
     ci_low: float | None = None  # bootstrap interval of the signed r
     ci_high: float | None = None
+    threshold: float | None = None  # acc23-opt: the metric tie threshold chosen
+    groups: int | None = None  # --average-by item|system: groups averaged ...
+    dropped: int | None = None  # ... and groups dropped (constant vectors, fewer than 2 items)
+    rank: int | None = None  # --rank: significance cluster (1 = best)
 
 
 @dataclass
@@ -83,35 +92,89 @@ class Settings:
     ci_level: float = 0.95  # coverage of those intervals
     wmt_threshold: float = 25.0
     lens_threshold: float = 5.0
+    average_by: str = "none"  # item | system: mean of per-group correlations (mt-metrics-eval's averaging)
+    tie_epsilon: float = 0.0  # kendall-23, acc23: metric differences up to this are ties
+    tie_sample: float = 1.0  # acc23-opt: share of pairs considered (1.0: all)
+    tie_seed: int = 0  # acc23-opt: seed of that sample (the same pairs for every metric)
+    rank: bool = False  # --rank: significance clusters (simpeval.ranks), one rank per metric and split
+
+
+Correlator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[float, float, dict]]
+
+
+def _pair_statistic(settings: Settings, average_keys: np.ndarray | None):
+    """``f(metric, human, items) -> (value, info)`` for the correlations of :mod:`~simpeval.metaeval.ties`
+    and for any correlation averaged over ``average_keys`` (per-item group labels)."""
+    name = settings.correlation
+    if name == "acc23-opt":
+        def opt(x, y, items):
+            keys = None if average_keys is None else average_keys[items]
+            rng = np.random.default_rng(settings.tie_seed) if settings.tie_sample < 1 else None
+            cal = ties.acc23_opt(y, x, keys, sample_rate=settings.tie_sample, rng=rng)
+            info = {"threshold": cal.threshold}
+            if keys is not None:
+                info["groups"] = cal.groups
+                info["dropped"] = len(np.unique(keys)) - cal.groups
+            return cal.value, info
+
+        return opt
+    if name == "kendall-23":
+        pair = lambda h, m: ties.kendall_23(h, m, settings.tie_epsilon)  # noqa: E731
+    elif name == "acc23":
+        pair = lambda h, m: ties.acc23(h, m, settings.tie_epsilon)  # noqa: E731
+    elif name == "pairwise-accuracy":
+        pair = ties.pairwise_accuracy
+    else:
+        pair = grouped.plain_correlation(name)
+    if average_keys is None:
+        return lambda x, y, items: (pair(y, x), {})
+
+    def averaged(x, y, items):
+        result = grouped.average_correlation(y, x, average_keys[items], pair)
+        return result.value, {"groups": result.used, "dropped": result.dropped}
+
+    return averaged
 
 
 def _correlator(
-    settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None
-) -> Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[float, float]]:
-    """``corr(x, y, items) -> (r, p)``; ``items`` (dataset indices) locate WMT and LENS pairs."""
+    settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None,
+    average_keys: np.ndarray | None = None,
+) -> Correlator:
+    """``corr(x, y, items) -> (r, p, info)``; ``items`` (dataset indices) locate WMT and LENS pairs
+    and the groups of ``--average-by``; ``info`` holds what a record reports beside ``r``."""
+    if settings.correlation in TIE_AWARE or average_keys is not None:
+        statistic = _pair_statistic(settings, average_keys)
+        return lambda x, y, items: _with_nan_p(statistic(x, y, items))
     if settings.correlation == "lens-kendall":
         if groups is None or selection is None:
             raise ValueError("lens-kendall needs every item's pairing group and per-rater ratings")
 
-        def lens(x: np.ndarray, y: np.ndarray, items: np.ndarray) -> tuple[float, float]:
-            return stats.lens_kendall(x, selection[items], groups[items], settings.lens_threshold), float("nan")
+        def lens(x: np.ndarray, y: np.ndarray, items: np.ndarray) -> tuple[float, float, dict]:
+            return stats.lens_kendall(x, selection[items], groups[items], settings.lens_threshold), float("nan"), {}
 
         return lens
     if settings.correlation == "wmt-kendall":
         if groups is None:
             raise ValueError("wmt-kendall needs the source of every item (groups)")
 
-        def wmt(x: np.ndarray, y: np.ndarray, items: np.ndarray) -> tuple[float, float]:
+        def wmt(x: np.ndarray, y: np.ndarray, items: np.ndarray) -> tuple[float, float, dict]:
             chosen = None if selection is None else selection[items]
-            return stats.wmt_kendall(y, x, groups[items], settings.wmt_threshold, chosen), float("nan")
+            return stats.wmt_kendall(y, x, groups[items], settings.wmt_threshold, chosen), float("nan"), {}
 
         return wmt
-    return lambda x, y, items: stats.correlation(x, y, settings.correlation)
+    return lambda x, y, items: (*stats.correlation(x, y, settings.correlation), {})
+
+
+def _with_nan_p(value_info: tuple[float, dict]) -> tuple[float, float, dict]:
+    """No p-value for the tie-aware and averaged statistics (the permutation test gives one per pair)."""
+    return value_info[0], float("nan"), value_info[1]
 
 
 def _rowwise(settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None, items: np.ndarray,
-             human: np.ndarray):
+             human: np.ndarray, corr: Correlator):
     """``corr(matrix, human)`` per row, for the permutation test over ``items``."""
+    if settings.correlation in TIE_AWARE or settings.average_by != "none":
+        return lambda m, h: np.array([corr(row, h, items)[0] for row in np.atleast_2d(m)])
     if settings.correlation == "lens-kendall":
         pairs = stats.lens_pairs(selection[items], groups[items], settings.lens_threshold)
         return lambda m, h: stats.wmt_kendall_rows(m, pairs)
@@ -130,6 +193,7 @@ def meta_evaluate(
     rng: np.random.Generator,
     groups: Sequence | None = None,
     selection: np.ndarray | None = None,
+    average_keys: Sequence | None = None,
 ) -> MetaEvaluation:
     """Correlations, significance and winners of every metric in every group of ``split``.
 
@@ -139,12 +203,25 @@ def meta_evaluate(
         pairing group (source and sentence type).
     :param selection: per-item scores that select WMT pairs (default: ``human``); for
         ``lens-kendall``, the items x raters matrix of raw ratings.
+    :param average_keys: with ``settings.average_by`` item or system, each item's group label
+        (its source, or its system): correlations are averaged over those groups.
     """
     if settings.significance == "williams" and settings.correlation != "pearson":
         raise ValueError("the Williams test is for Pearson correlations: use the permutation test")
+    if settings.average_by != "none":
+        if settings.correlation in ("wmt-kendall", "lens-kendall", "pairwise-accuracy"):
+            raise ValueError(f"{settings.correlation} does its own pairing: use it with --average-by none")
+        if average_keys is None:
+            raise ValueError(f"--average-by {settings.average_by} needs each item's group")
+        if settings.significance == "williams":
+            raise ValueError("the Williams test is for one Pearson correlation, not an average: "
+                             "use --significance permutation with --average-by")
+    if settings.rank and settings.significance == "none":
+        raise ValueError("--rank groups metrics by significance: pick --significance williams or permutation")
     human = np.asarray(human, dtype=float)
     groups_arr = None if groups is None else np.asarray(groups)
-    corr = _correlator(settings, groups_arr, selection)
+    keys = None if settings.average_by == "none" or average_keys is None else np.asarray(average_keys)
+    corr = _correlator(settings, groups_arr, selection, keys)
     result = MetaEvaluation([], {}, list(split.warnings))
     for split_name, idx in split.groups.items():
         records, matrix = _one_split(
@@ -164,12 +241,12 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
     for m in names:
         ok = np.isfinite(columns[m]) & np.isfinite(h)
         n = int(ok.sum())
-        r, p = corr(columns[m][ok], h[ok], idx[ok]) if n >= 3 else (float("nan"), float("nan"))
+        r, p, info = corr(columns[m][ok], h[ok], idx[ok]) if n >= 3 else (float("nan"), float("nan"), {})
         if np.isnan(r):
             warnings.append(f"{m} has no correlation on split {split_name} (n={n}, constant or too few values)")
         else:
             signs[m] = 1.0 if r >= 0 else -1.0
-        records.append(Record(m, split_name, n, r, p, winner=False))
+        records.append(Record(m, split_name, n, r, p, winner=False, **info))
         if settings.bootstrap and not np.isnan(r):
             x, y, items = columns[m][ok], h[ok], idx[ok]
             records[-1].ci_low, records[-1].ci_high = stats.bootstrap_interval(
@@ -180,6 +257,11 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
         tested = rec.metric in signs
         beaten = np.nan_to_num(p_matrix[:, i], nan=1.0) < settings.alpha
         rec.winner = tested and not beaten.any()
+    if settings.rank:
+        # the order the significance tests use: correlations oriented so that higher is better
+        oriented = [rec.r * signs[rec.metric] if rec.metric in signs else np.nan for rec in records]
+        for rec, rank in zip(records, cluster_ranks(oriented, p_matrix, settings.alpha)):
+            rec.rank = rank
     return records, SplitSignificance(names, p_matrix)
 
 
@@ -204,6 +286,6 @@ def _significance(h, columns, signs, names, settings, rng, corr, idx, groups, se
                     r23 = stats.correlation(x, y, "pearson")[0]
                     p[i, j] = stats.williams_test(r12, r13, 1.0 if np.isnan(r23) else r23, n)
             else:
-                rowwise = _rowwise(settings, groups, selection, items, hh)
+                rowwise = _rowwise(settings, groups, selection, items, hh, corr)
                 p[i, j] = stats.perm_both_test(hh, x, y, rowwise, rng, settings.resamples)
     return p

@@ -19,6 +19,12 @@ def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
 
 
+def _ranked(result, metric: str, split: str) -> str:
+    """The metric's name, with its significance cluster under ``--rank``."""
+    rank = result.record(metric, split).rank
+    return metric if rank is None else f"{metric} [{rank}]"
+
+
 def write_plots(report: Report, directory: Path) -> list[Path]:
     """Write ``scatter-<metric>.png`` and ``significance-<split>.png`` into ``directory``."""
     import matplotlib
@@ -34,7 +40,7 @@ def write_plots(report: Report, directory: Path) -> list[Path]:
         for ax, (split, idx) in zip(axes[0], groups.items()):
             ax.scatter(report.scores[metric][idx], report.human[idx], s=6, alpha=0.5)
             rec = result.record(metric, split)
-            ax.set_title(f"{split}: r = {rec.r:.3f}")
+            ax.set_title(f"{split}: r = {rec.r:.3f}" + ("" if rec.rank is None else f", rank {rec.rank}"))
             ax.set_xlabel(metric)
             ax.set_ylabel(report.aspect)
         fig.tight_layout()
@@ -47,8 +53,9 @@ def write_plots(report: Report, directory: Path) -> list[Path]:
         side = max(4.0, 1.5 + 0.45 * k)
         fig, ax = plt.subplots(figsize=(side + 1, side))
         image = ax.imshow(np.where(np.isnan(sig.p), 1.0, sig.p), vmin=0, vmax=0.1, cmap="viridis_r")
-        ax.set_xticks(range(k), sig.metrics, rotation=90)
-        ax.set_yticks(range(k), sig.metrics)
+        labels = [_ranked(result, m, split) for m in sig.metrics]
+        ax.set_xticks(range(k), labels, rotation=90)
+        ax.set_yticks(range(k), labels)
         ax.set_title(f"{split}: p(row beats column)")
         fig.colorbar(image, ax=ax, fraction=0.046)
         fig.tight_layout()

@@ -38,8 +38,23 @@ def records(report: Report) -> list[dict]:
         }
         if rec.ci_low is not None:
             row["ci_low"], row["ci_high"] = rec.ci_low, rec.ci_high
+        row.update(_extras(rec, report.request.settings))
         out.append(row)
     return out
+
+
+def _extras(rec, settings) -> dict:
+    """The fields of the issue-19 statistics: averaging, acc23-opt threshold, tie epsilon, rank."""
+    row: dict = {"average_by": settings.average_by}
+    if rec.groups is not None:
+        row["groups"], row["groups_dropped"] = rec.groups, rec.dropped
+    if rec.threshold is not None:
+        row["threshold"] = rec.threshold
+    if settings.correlation in ("kendall-23", "acc23"):
+        row["tie_epsilon"] = settings.tie_epsilon
+    if rec.rank is not None:
+        row["rank"] = rec.rank
+    return row
 
 
 def settings_line(report: Report) -> str:
@@ -50,8 +65,25 @@ def settings_line(report: Report) -> str:
     return (
         f"dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
         f"level={req.level} correlation={settings.correlation} significance={settings.significance} "
-        f"alpha={settings.alpha}"
+        f"alpha={settings.alpha}{_tie_settings(report)}"
     )
+
+
+def _tie_settings(report: Report) -> str:
+    """The averaging (when not none), the tie epsilon, the acc23-opt thresholds chosen, and the groups
+    averaging dropped, if any."""
+    settings = report.request.settings
+    parts = [f"average-by={settings.average_by}"] if settings.average_by != "none" else []
+    if settings.correlation in ("kendall-23", "acc23"):
+        parts.append(f"tie-epsilon={settings.tie_epsilon:g}")
+    if settings.correlation == "acc23-opt":
+        chosen = [f"{r.metric}/{r.split}:{r.threshold:.4g}" for r in report.result.records if r.threshold is not None]
+        parts.append("thresholds=" + ",".join(chosen) + (f" pair-sample={settings.tie_sample:g}"
+                                                        if settings.tie_sample < 1 else ""))
+    dropped = [f"{r.metric}/{r.split}:{r.dropped}" for r in report.result.records if r.dropped]
+    if dropped:
+        parts.append("groups-dropped=" + ",".join(dropped))
+    return "".join(" " + p for p in parts)
 
 
 def provenance(report: Report) -> list[str]:
@@ -72,9 +104,11 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
     # a metric undefined on some items (a sparse --scores column) is correlated on fewer
     # than the split's N items: its cell says so (CSV: an "n (split)" column after the split)
     short = {s for s in splits if any(result.record(m, s).n != sizes[s] for m in result.metrics)}
+    ranked = report.request.settings.rank
     columns = ["metric"]
     for s in splits:
-        columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else [])]
+        columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else []),
+                    *([f"rank ({s})"] if ranked else [])]
     rows, emphasis = [], []
     for i, metric in enumerate(result.metrics):
         row: list = [metric]
@@ -88,10 +122,15 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
                 row.append(f"{format_cell(rec.r, digits)} (n={rec.n})")
             else:
                 row.append(rec.r)
+            if ranked:
+                row.append("" if rec.rank is None else rec.rank)
         rows.append(row)
     text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
     settings, *signatures = provenance(report)
     winners = "not significantly outperformed by any other metric"
+    if ranked:
+        winners += ("; rank: significance cluster (a metric starts a new cluster when significantly worse "
+                    "than one in the current cluster, as WMT ranks metrics)")
     if fmt == "table":
         return "\n".join([f"# {settings}", text + f"* = {winners}", *(f"# {s}" for s in signatures)]) + "\n"
     if fmt == "markdown":

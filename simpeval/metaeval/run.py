@@ -45,6 +45,7 @@ class Request:
     cache: ScoreCache | None = None
     progress: bool = False
     executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
+    item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test"
 
 
 @dataclass
@@ -73,6 +74,8 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     references = request.references or dataset.default_references
     systems = list(dict.fromkeys(item.system for item in dataset.items)) if request.level == "system" else None
     scores, signatures, warnings = _gather_scores(registry, request, dataset, references, systems)
+    if request.item_split is not None:
+        human = _only_split(dataset, human, request.item_split)
     if systems is None:
         unit_human = human
         unit_types = [item.system_type for item in dataset.items]
@@ -90,6 +93,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     if request.settings.correlation in ("wmt-kendall", "lens-kendall") and groups is None:
         correlation = request.settings.correlation
         raise UsageError(f"{correlation} compares outputs of the same source: use it with --level sentence")
+    average_keys = _average_keys(request, dataset)
     if request.settings.correlation == "wmt-kendall":
         selection = dataset.human_scores(aspect, raw=True)
     if request.settings.correlation == "lens-kendall":
@@ -98,11 +102,38 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         selection = dataset.ratings(aspect).matrix()
     try:
         result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
-                               groups=groups, selection=selection)
+                               groups=groups, selection=selection, average_keys=average_keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     result.warnings[:0] = warnings
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
+
+
+def _only_split(dataset: Dataset, human: np.ndarray, split: str) -> np.ndarray:
+    """``human`` with the items outside ``split`` set to nan (so no correlation counts them)."""
+    splits = dataset.item_splits()
+    if splits is None:
+        raise UsageError(f"{dataset.name} declares no train/validation/test splits: drop the split, "
+                         "or use a dataset that declares them")
+    if split not in splits:
+        raise UsageError(f'{dataset.name} has no "{split}" split: choose one of {", ".join(sorted(set(splits)))}')
+    return np.where(np.asarray(splits) == split, human, np.nan)
+
+
+def _average_keys(request: Request, dataset: Dataset) -> list[str] | None:
+    """Each item's group for ``--average-by``: its source (item) or its system; None for ``none``."""
+    settings = request.settings
+    if settings.correlation == "pairwise-accuracy" and request.level != "system":
+        raise UsageError("pairwise-accuracy orders systems: use it with --level system "
+                         "(at sentence level, acc23 is the pairwise accuracy of items)")
+    if settings.average_by == "none":
+        return None
+    if request.level != "sentence":
+        raise UsageError(f"--average-by {settings.average_by} groups sentence scores: "
+                         "use it with --level sentence, or drop it")
+    if settings.average_by == "item":
+        return [item.source for item in dataset.items]
+    return [item.system for item in dataset.items]
 
 
 def _gather_scores(

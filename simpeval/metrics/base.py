@@ -1,9 +1,14 @@
 """The :class:`Metric` base class and its :class:`Option` settings.
 
 A metric declares what it needs (references or not, sentence or document input),
-its direction, its sub-scores and its options; subclasses implement
-:meth:`Metric.score_sentences` and, where the corpus score is not the mean of the
-sentence scores (BLEU, SARI, FKGL), :meth:`Metric.score_corpus`.
+its direction, its sub-scores and its options. The contract follows sacrebleu's:
+callers use the public *templates* (:meth:`Metric.sentence_scores`,
+:meth:`Metric.corpus_score`, :meth:`Metric.corpus_statistics`,
+:meth:`Metric.corpus_score_from_statistics`), which check the inputs once and the
+answer after; a metric implements the protected *steps* they call, whose names
+differ on purpose (:meth:`Metric._score_items`, and where the corpus score is not the
+mean of the item scores, :meth:`Metric._score_corpus`, or :meth:`Metric._item_statistics`
+with :meth:`Metric._score_from_totals` for additive statistics, as BLEU, SARI and FKGL).
 
 Every setting that changes a score is an :class:`Option` and appears in the
 metric's :meth:`~Metric.signature`, as in sacrebleu, so a printed number can be
@@ -12,8 +17,11 @@ reproduced from its signature alone.
 
 from __future__ import annotations
 
+import abc
 import math
 import numbers
+import os
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -89,13 +97,13 @@ class Option:
         return parsed
 
 
-class Metric:
+class Metric(abc.ABC):
     """Base class of every simpeval metric, built-in or from a plugin.
 
     Class attributes a subclass sets:
 
     - ``name``: the metric's name on the command line and the key of its primary score.
-    - ``sub_scores``: every key :meth:`score_sentences` returns (defaults to ``(name,)``).
+    - ``sub_scores``: every key :meth:`_score_items` returns (defaults to ``(name,)``).
     - ``requires_references``: whether references must be given.
     - ``level``: ``"document"`` when the metric is made for multi-sentence texts (it
       splits them itself, with the core's :func:`simpeval.text.split_sentences`);
@@ -103,17 +111,27 @@ class Metric:
       documents, a sentence metric scores each document as one text (as Cripwell et
       al. 2024 do for BLEU against the input), and ``simpeval evaluate`` notes it.
     - ``item_fields``: per-item values beyond the texts that the metric takes as
-      keyword arguments of :meth:`score_sentences` and :meth:`score_corpus` when the
+      keyword arguments of :meth:`_score_items` and :meth:`_score_corpus` when the
       input has them (e.g. ``target``, a document's target level from a ``.jsonl``).
     - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
       and the set of sub-scores for which lower is better.
     - ``options``: ``{name: Option}``; values become attributes of the instance.
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
-    - ``corpus_level``: True when :meth:`score_corpus` is not the mean of the sentence scores.
+    - ``preset_metrics``: ``{preset name: metric name}`` where a paper computed something else
+      under this metric's name (LENS's "BLEU" is NLTK's GLEU): ``-m bleu --preset lens-2023``
+      then computes ``gleu-nltk``, so a score's name always says what it is. Read from the class
+      itself, never inherited (a subclass computes something else).
+    - ``formula_metrics``: ``{formula: metric name}``, simpeval 0.1's ``formula`` option values
+      that became named metrics (``-m bleu:formula=nltk-gleu`` still works until 0.3, with a
+      :class:`DeprecationWarning`); not inherited either.
+    - ``corpus_level``: True when :meth:`_score_corpus` is not the mean of the sentence scores.
     - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
     - ``version``: goes into the signature. Left unset, it is the version of the
       distribution that registered the metric (so reinstalling a changed plugin
       never serves scores cached under the old formula).
+    - ``formula_version``: bumped whenever the metric's numbers can change (a formula, a
+      tokeniser, a default); it enters the score cache's key, and ``tests/test_golden_values.py``
+      pins built-in scores to it.
     - ``trained_on``: the dataset registry names a learned metric's shipped weights saw in
       training (its scores on them are not evidence; the leaderboard marks them).
     - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
@@ -132,14 +150,33 @@ class Metric:
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
+    preset_metrics: ClassVar[dict[str, str]] = {}
+    formula_metrics: ClassVar[dict[str, str]] = {}
     version: ClassVar[str | None] = None
+    formula_version: ClassVar[str] = "1"
     trained_on: ClassVar[tuple[str, ...]] = ()
     model_card: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Give a class written for simpeval 0.1 (``score_sentences``, ``score_corpus``,
+        ``additive_statistics``, ``score_from_statistics``) the protected steps, with a
+        :class:`DeprecationWarning` naming the new name: it keeps scoring identically for one release."""
+        super().__init_subclass__(**kwargs)
+        for old, new in _RENAMED_STEPS.items():
+            if old in cls.__dict__ and new not in cls.__dict__:
+                warnings.warn(f"{cls.__module__}.{cls.__qualname__} implements {old}, which simpeval 0.2 renamed "
+                              f"{new} (the old name stops working in 0.3): rename the method",
+                              DeprecationWarning, stacklevel=3)
+                setattr(cls, new, _calling(old))
+
     def __init__(self, **settings: Any) -> None:
         unknown = sorted(set(settings) - set(self.options))
+        renamed = vars(type(self)).get("formula_metrics", {}).get(settings.get("formula"))
+        if "formula" in unknown and renamed:
+            raise UsageError(f'metric "{self.name}" has no option "formula" since simpeval 0.2: '
+                             f'formula {settings["formula"]} is the metric "{renamed}"')
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise UsageError(
@@ -195,14 +232,23 @@ class Metric:
         return models.fingerprint(value, option=f"{self.name}:{option_name}")
 
     @classmethod
+    def locate_model(cls, option_name: str, value: Any) -> str | os.PathLike:
+        """Where the model named ``value`` by path option ``option_name`` lives: the value itself,
+        unless a metric names shipped checkpoints (``checkpoint=shipped``) and overrides this to
+        return the packaged directory. :meth:`missing_weights` looks there (cheap: no torch import)."""
+        return value
+
+    @classmethod
     def missing_weights(cls) -> list[str]:
         """The default models of this metric that are not installed (cheap: no torch import).
 
-        ``simpeval metrics list`` shows ``weights missing`` when this is not empty.
+        ``simpeval metrics list`` shows ``weights missing`` when this is not empty. Each default
+        is looked for where :meth:`locate_model` says it lives.
         """
         return [
-            str(option.default) for option in cls.options.values()
-            if option.path and option.default is not None and not models.is_available(option.default)
+            str(option.default) for option_name, option in cls.options.items()
+            if option.path and option.default is not None
+            and not models.is_available(cls.locate_model(option_name, option.default))
         ]
 
     # ------------------------------------------------------------------
@@ -253,35 +299,9 @@ class Metric:
         state.pop("_run", None)
         return state
 
-    def score_sentences(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        """Score each output against its source (and references).
-
-        :param sources: the original texts.
-        :param outputs: the system outputs, aligned with ``sources``.
-        :param references: item-major: ``references[i]`` lists the references of
-            item ``i`` (possibly of varying length); ``None`` when there are none.
-        :returns: ``{sub_score: [float per item]}``; the key equal to ``name`` is primary.
-        """
-        raise NotImplementedError(f"{type(self).__name__} must implement score_sentences")
-
-    def score_corpus(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-        **fields: Sequence[Any],
-    ) -> dict[str, float]:
-        """Score the whole corpus: the mean of the sentence scores unless a metric overrides it.
-
-        ``fields`` are the per-item values named by ``item_fields``, passed on to :meth:`score_sentences`.
-        """
-        per_item = self.score_sentences(sources, outputs, references, **fields)
-        return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
+    # ------------------------------------------------------------------
+    # The public templates: what callers use. Each checks once, then calls a protected step.
+    # ------------------------------------------------------------------
 
     def sentence_scores(
         self,
@@ -290,15 +310,20 @@ class Metric:
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, list[float]]:
-        """Per-item scores, checked: the template method callers use (as sacrebleu's ``sentence_score``).
+        """Per-item scores, checked (as sacrebleu's ``sentence_score``).
 
-        Checks the inputs (:meth:`check_inputs`), calls :meth:`score_sentences` (with the
+        Checks the inputs (:meth:`check_inputs`), calls :meth:`_score_items` (with the
         per-item ``fields``) and checks its answer: every declared sub-score and no other,
-        one real number per item (NaN for undefined, never infinite). Subclasses implement
-        :meth:`score_sentences` and never repeat these checks.
+        one real number per item (NaN for undefined, never infinite).
+
+        :param sources: the original texts.
+        :param outputs: the system outputs, aligned with ``sources``.
+        :param references: item-major: ``references[i]`` lists the references of
+            item ``i`` (possibly of varying length); ``None`` when there are none.
+        :returns: ``{sub_score: [float per item]}``; the key equal to ``name`` is primary.
         """
         self.check_inputs(sources, outputs, references)
-        answer = self.score_sentences(sources, outputs, references, **fields)
+        answer = self._score_items(sources, outputs, references, **fields)
         return {key: self._checked_values(key, values, len(outputs))
                 for key, values in self._checked_keys(answer).items()}
 
@@ -309,24 +334,11 @@ class Metric:
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, float]:
-        """Corpus scores, checked: :meth:`check_inputs`, :meth:`score_corpus`, then one real number
+        """Corpus scores, checked: :meth:`check_inputs`, :meth:`_score_corpus`, then one real number
         per declared sub-score."""
         self.check_inputs(sources, outputs, references)
-        answer = self.score_corpus(sources, outputs, references, **fields)
-        return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
-
-    def component_scores(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        """This metric's per-item scores as a component of another metric (iBLEU of BLEU, FKBLEU
-        of FKGL): :meth:`score_sentences` without a second round of checks, because the
-        composite's own :meth:`sentence_scores` checked the inputs once. Components compute
-        from the run's statistics store they share (:meth:`bind_run`), so nothing is recounted.
-        """
-        return self.score_sentences(sources, outputs, references)
+        answer = self._score_corpus(sources, outputs, references, **fields)
+        return self._checked_scores(answer)
 
     def corpus_statistics(
         self,
@@ -334,31 +346,111 @@ class Metric:
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]] | None:
-        """Per-item additive statistics, checked: :meth:`check_inputs`, then :meth:`additive_statistics`.
+        """Per-item additive statistics, checked: :meth:`check_inputs`, then :meth:`_item_statistics`;
+        None for a metric without them (see :meth:`has_statistics`).
 
-        The template method callers use (the runner's batch sums, paired significance tests);
-        subclasses implement :meth:`additive_statistics` and never repeat the checks.
+        Callers sum them (the runner batch by batch, paired tests over resamples) and turn the
+        sums into scores with :meth:`corpus_score_from_statistics`.
         """
         self.check_inputs(sources, outputs, references)
-        return self.additive_statistics(sources, outputs, references)
+        return self._item_statistics(sources, outputs, references)
 
-    def additive_statistics(
+    def corpus_score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+        """Every sub-score from summed :meth:`corpus_statistics`, checked: :meth:`_score_from_totals`,
+        then one real number per declared sub-score."""
+        return self._checked_scores(self._score_from_totals(totals))
+
+    @classmethod
+    def has_statistics(cls) -> bool:
+        """Whether the corpus score comes from summed per-item statistics (the class implements
+        :meth:`_item_statistics`), so that it can be scored batch by batch and resampled."""
+        return cls._item_statistics is not Metric._item_statistics
+
+    # ------------------------------------------------------------------
+    # The protected steps: what a metric implements. Never called with unchecked inputs.
+    # ------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def _score_items(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, list[float]]:
+        """Score each output against its source (and references): ``{sub_score: [float per item]}``.
+
+        The inputs are checked already (:meth:`sentence_scores`); ``fields`` are the per-item
+        values named by ``item_fields``.
+        """
+
+    def _score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, float]:
+        """The corpus scores: the mean of the item scores unless a metric overrides it
+        (and sets ``corpus_level``)."""
+        per_item = self._score_items(sources, outputs, references, **fields)
+        return {key: mean_ignoring_nan(values) for key, values in per_item.items()}
+
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[tuple[float, ...]] | None:
-        """Per-item additive statistics whose sums :meth:`score_from_statistics` turns into the
-        corpus scores (BLEU's n-gram counts), or None when the metric has none.
+        """Per-item additive statistics whose sums :meth:`_score_from_totals` turns into the corpus
+        scores (BLEU's n-gram counts), or None when the metric has none. A metric implementing
+        this step implements :meth:`_score_from_totals` too (the registry checks it).
 
         Paired significance tests resample these sums, so a corpus-level metric is recomputed
         on every resample instead of being averaged over sentences.
         """
         return None
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
-        """Every sub-score from summed :meth:`additive_statistics` (only for metrics that have them)."""
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
+        """Every sub-score from summed :meth:`_item_statistics` (only for metrics that have them)."""
         raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
+
+    # ------------------------------------------------------------------
+    # Deprecated names (simpeval 0.1), kept for one release: see _RENAMED_STEPS.
+    # ------------------------------------------------------------------
+
+    def score_sentences(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
+        """Deprecated: call :meth:`sentence_scores`; implement :meth:`_score_items`."""
+        _deprecated("score_sentences", "call sentence_scores, or implement _score_items")
+        if _implements(type(self), "score_sentences"):  # a 0.1 class's super() call: 0.1's base had none
+            raise NotImplementedError(f"{type(self).__name__} must implement score_sentences")
+        return self.sentence_scores(sources, outputs, references, **fields)
+
+    def score_corpus(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
+        """Deprecated: call :meth:`corpus_score`; implement :meth:`_score_corpus`."""
+        _deprecated("score_corpus", "call corpus_score, or implement _score_corpus")
+        if _implements(type(self), "score_corpus"):  # a 0.1 class's super() call: 0.1's mean of the items
+            return Metric._score_corpus(self, sources, outputs, references, **fields)
+        return self.corpus_score(sources, outputs, references, **fields)
+
+    def additive_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        """Deprecated: call :meth:`corpus_statistics`; implement :meth:`_item_statistics`."""
+        _deprecated("additive_statistics", "call corpus_statistics, or implement _item_statistics")
+        if _implements(type(self), "additive_statistics"):  # a 0.1 class's super() call: 0.1's base had none
+            return None
+        return self.corpus_statistics(sources, outputs, references)
+
+    def score_from_statistics(self, totals):  # noqa: ANN001, ANN201
+        """Deprecated: call :meth:`corpus_score_from_statistics`; implement :meth:`_score_from_totals`."""
+        _deprecated("score_from_statistics", "call corpus_score_from_statistics, or implement _score_from_totals")
+        if _implements(type(self), "score_from_statistics"):  # a 0.1 class's super() call: 0.1's base had none
+            raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
+        return self.corpus_score_from_statistics(totals)
+
+    def component_scores(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        """Deprecated: a composite metric derives from :class:`simpeval.metrics.composite.Composite`."""
+        _deprecated("component_scores", "derive composite metrics from simpeval.metrics.composite.Composite")
+        return self._score_items(sources, outputs, references)
 
     def check_inputs(
         self,
@@ -390,6 +482,10 @@ class Metric:
         if any(map(isinstance, references, repeat(str))) or not _all_strings(chain.from_iterable(references)):
             i = next(i for i, refs in enumerate(references) if isinstance(refs, str) or not _all_strings(refs))
             raise UsageError(f'metric "{self.name}" needs the references of item {i} as a list of strings')
+
+    def _checked_scores(self, answer: Any) -> dict[str, float]:
+        """``answer`` as one float per declared sub-score, or :class:`MetricError`."""
+        return {key: self._checked_values(key, [value], 1)[0] for key, value in self._checked_keys(answer).items()}
 
     def _checked_keys(self, answer: Any) -> dict[str, Any]:
         """``answer`` if it is a dict with exactly the declared sub-scores, else :class:`MetricError`."""
@@ -435,6 +531,35 @@ class MetricError(UsageError):
         remedy = ("report it to simpeval's authors" if distribution == "simpeval" else
                   f"report it to the authors of {distribution} or switch it off with -p no:{plugin}")
         super().__init__(f'metric "{metric.name}" ({distribution} {version}) {problem}: {remedy}')
+
+
+#: The protected step each name of simpeval 0.1 became (the old names work until 0.3).
+_RENAMED_STEPS = {
+    "score_sentences": "_score_items",
+    "score_corpus": "_score_corpus",
+    "additive_statistics": "_item_statistics",
+    "score_from_statistics": "_score_from_totals",
+}
+
+
+def _calling(old: str) -> Callable[..., Any]:
+    """A protected step that calls a 0.1-style class's method ``old``."""
+    def step(self: Metric, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self, old)(*args, **kwargs)
+
+    step.__name__ = _RENAMED_STEPS[old]
+    step.__doc__ = f"Calls ``{old}`` (deprecated name of this step)."
+    return step
+
+
+def _implements(cls: type, name: str) -> bool:
+    """Whether a class below :class:`Metric` in ``cls``'s MRO defines ``name``."""
+    return any(name in klass.__dict__ for klass in cls.__mro__ if klass is not Metric and klass is not object)
+
+
+def _deprecated(name: str, remedy: str) -> None:
+    warnings.warn(f"Metric.{name} is deprecated since simpeval 0.2 and removed in 0.3: {remedy}",
+                  DeprecationWarning, stacklevel=3)
 
 
 def _format_value(value: Any) -> str:

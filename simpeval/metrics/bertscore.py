@@ -204,6 +204,7 @@ class BertScore(Metric):
     """BERTScore precision, recall and F1 against the best-matching reference."""
 
     name = "bertscore"
+    formula_version = "1"
     sub_scores = ("bertscore", "bertscore-p", "bertscore-r", "bertscore-f1")
     description = "BERTScore P/R/F1 against the best reference (bert-score package)"
     requires_references = True
@@ -242,7 +243,7 @@ class BertScore(Metric):
     def _prepare(self, text: str) -> str:
         return " ".join(tokenize(text, self.tokenizer, self.lowercase, store=self.store))
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -171,9 +171,6 @@ CORPUS_OPTIONS: dict[str, Option] = {
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
 }
-FORMULA_OPTION = Option(str, None, "nltk-gleu: LENS's \"BLEU\", NLTK's GLEU on lower-cased NLTK tokens, "
-                        "ignoring the options above (see simpeval.metrics.lens2023); unset: BLEU",
-                        choices=("nltk-gleu",))
 METAEVAL_2021: dict[str, Any] = {
     "tokenizer": "moses",
     "lowercase": False,
@@ -193,19 +190,16 @@ class Bleu(Metric):
     """
 
     name = "bleu"
+    formula_version = "1"
     sub_scores = ("bleu",)
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
     corpus_level = True
-    options = {
-        **SENTENCE_OPTIONS,
-        **CORPUS_OPTIONS,
-        "formula": FORMULA_OPTION,
-    }
-    presets = {
-        "metaeval-2021": METAEVAL_2021,
-        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "formula": "nltk-gleu"},
-    }
+    options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
+    presets = {"metaeval-2021": METAEVAL_2021}
+    # LENS's "BLEU" is NLTK's GLEU: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "gleu-nltk"}
+    formula_metrics = {"nltk-gleu": "gleu-nltk"}
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -238,7 +232,6 @@ class Bleu(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[BleuStats]:
         """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         targets = self._references(sources, references)
         return bleu_stats([(output, refs, self.tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
                           store=self.store)
@@ -249,22 +242,11 @@ class Bleu(Metric):
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[float]:
-        """Sentence BLEU per item (what ``score_sentences`` reports, as a plain list)."""
-        if self.formula == "nltk-gleu":
-            from simpeval.metrics.lens2023 import gleu_from_stats
-
-            return [gleu_from_stats(*stats) for stats in self._gleu_stats(sources, outputs, references)]
+        """Sentence BLEU per item (what ``sentence_scores`` reports, as a plain list)."""
         smoothing = self.sentence_smoothing
         return [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]
 
-    def _gleu_stats(self, sources, outputs, references) -> list[tuple[int, int]]:
-        from simpeval.metrics.lens2023 import gleu_stats
-
-        self.check_inputs(sources, outputs, references)
-        targets = self._references(sources, references)
-        return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, targets)]
-
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -272,25 +254,19 @@ class Bleu(Metric):
     ) -> dict[str, list[float]]:
         return {self.name: self.sentence_values(sources, outputs, references)}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "nltk-gleu":
-            from simpeval.metrics.lens2023 import gleu_from_stats
-
-            matches, n_all = (sum(column) for column in zip(*self._gleu_stats(sources, outputs, references)))
-            return {self.name: gleu_from_stats(matches, n_all) if outputs else math.nan}
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {self.name: math.nan}
         total = sum(stats[1:], start=stats[0])
         return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
 
-
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -298,7 +274,7 @@ class Bleu(Metric):
     ) -> list[tuple[float, ...]]:
         return [(s.hyp_len, s.ref_len, *s.correct, *s.total) for s in self.item_stats(sources, outputs, references)]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         stats = BleuStats(totals[0], totals[1], tuple(totals[2:2 + MAX_ORDER]), tuple(totals[2 + MAX_ORDER:]))
         return {self.name: bleu_from_stats(stats, self.corpus_smoothing)}
 
@@ -307,6 +283,7 @@ class BleuSource(Bleu):
     """BLEU of the output against its own input ("BLEU_C" in SLEdoc): copying, not quality."""
 
     name = "bleu-source"
+    formula_version = "1"
     sub_scores = ("bleu-source",)
     description = "BLEU of the output against its input (how much is copied)"
     requires_references = False
@@ -325,18 +302,19 @@ class SentBleu(Bleu):
     """
 
     name = "sent-bleu"
+    formula_version = "1"
     sub_scores = ("sent-bleu",)
     description = "mean of sentence BLEU against the references (EASSE's sent_bleu)"
     corpus_level = False
-    options = {**SENTENCE_OPTIONS, "formula": FORMULA_OPTION}
+    options = SENTENCE_OPTIONS
 
     def __init__(self, **settings: Any) -> None:
         Metric.__init__(self, **settings)
         resolve_smooth_value(self)
 
     # the corpus score is the mean of the sentence scores: none of BLEU's pooled statistics
-    score_corpus = Metric.score_corpus
-    additive_statistics = Metric.additive_statistics
+    _score_corpus = Metric._score_corpus
+    _item_statistics = Metric._item_statistics
 
 
 @simpeval.hookimpl

@@ -1,9 +1,9 @@
 """Metrics built from BLEU, SARI and FKGL: iBLEU, FKBLEU and BLEU-SARI means.
 
-They never recount: each combines its component metrics' per-item scores through the
-documented :meth:`~simpeval.Metric.component_scores`, computed from the statistics that
-the run's store (:mod:`simpeval.store`) memoises, so scoring ``bleu``, ``sari``, ``ibleu`` and
-``fkbleu`` together tokenizes and counts every text once.
+They share one base, :class:`~simpeval.metrics.composite.Composite`, and never recount: each
+combines its component metrics' per-item scores, computed from the statistics that the run's
+store (:mod:`simpeval.store`) memoises, so scoring ``bleu``, ``sari``, ``ibleu`` and ``fkbleu``
+together tokenizes and counts every text once.
 
 - ``ibleu`` (Sun and Zhou 2012): ``alpha * BLEU(out, refs) - (1 - alpha) * BLEU(out, src)``,
   rewarding closeness to the references and penalising copying.
@@ -19,7 +19,7 @@ the means of the sentence scores.
 
 from __future__ import annotations
 
-import dataclasses
+import abc
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -29,40 +29,25 @@ from simpeval.errors import UsageError
 from simpeval.metrics.base import Metric, Option
 from simpeval.metrics.bleu import METAEVAL_2021 as BLEU_METAEVAL_2021
 from simpeval.metrics.bleu import SENTENCE_OPTIONS, Bleu, BleuSource, resolve_smooth_value
+from simpeval.metrics.composite import Composite, component_settings, prefixed_options, prefixed_settings
 from simpeval.metrics.fkgl import Fkgl
 from simpeval.metrics.sari import Sari
 
 _SMOOTHING_KEYS = ("smooth", "smooth_value", "effective_order", "zero_if_no_match")
 
 
-def _prefixed(options: dict[str, Option], prefix: str) -> dict[str, Option]:
-    """``options`` renamed ``{prefix}{name}``, signature keys included."""
-    return {
-        prefix + name: dataclasses.replace(option, short=prefix + (option.short or name))
-        for name, option in options.items()
-    }
-
-
-def _with_prefix(settings: dict[str, Any], prefix: str) -> dict[str, Any]:
-    return {prefix + name: value for name, value in settings.items()}
-
-
-def _component_settings(settings: dict[str, Any], prefix: str) -> dict[str, Any]:
-    """The settings under ``prefix``, with the prefix removed."""
-    return {name[len(prefix) :]: value for name, value in settings.items() if name.startswith(prefix)}
-
-
-class IBleu(Metric):
+class IBleu(Composite):
     """iBLEU: BLEU against the references, penalised by BLEU against the source."""
 
     name = "ibleu"
+    formula_version = "1"
     sub_scores = ("ibleu",)
     description = "iBLEU = alpha*BLEU(out, refs) - (1-alpha)*BLEU(out, src)"
     requires_references = True
     options: dict[str, Option] = {
         "alpha": Option(float, 0.9, "weight of BLEU against the references"),
         **SENTENCE_OPTIONS,
-        **_prefixed({k: SENTENCE_OPTIONS[k] for k in _SMOOTHING_KEYS}, "source_"),
+        **prefixed_options({k: SENTENCE_OPTIONS[k] for k in _SMOOTHING_KEYS}, "source_"),
     }
     presets: dict[str, dict[str, Any]] = {
         "metaeval-2021": {
@@ -83,60 +68,48 @@ class IBleu(Metric):
         resolve_smooth_value(self, "source_")
         text = {"tokenizer": self.tokenizer, "lowercase": self.lowercase}
         self._bleu = Bleu(**text, **{k: self.settings[k] for k in _SMOOTHING_KEYS})
-        self._source_bleu = BleuSource(**text, **_component_settings(self.settings, "source_"))
+        self._source_bleu = BleuSource(**text, **component_settings(self.settings, "source_"))
 
-    def ibleu_values(
+    def _combine(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None,
     ) -> list[float]:
-        to_refs = self._bleu.component_scores(sources, outputs, references)["bleu"]
-        to_source = self._source_bleu.component_scores(sources, outputs)["bleu-source"]
+        to_refs = self._component_scores(self._bleu, sources, outputs, references)
+        to_source = self._component_scores(self._source_bleu, sources, outputs)
         return [self.alpha * r - (1 - self.alpha) * s for r, s in zip(to_refs, to_source)]
-
-    def score_sentences(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        return {self.name: self.ibleu_values(sources, outputs, references)}
 
 
 class FkBleu(IBleu):
     """FKBLEU: iBLEU times sigmoid(FKGL(output) - FKGL(source))."""
 
     name = "fkbleu"
+    formula_version = "1"
     sub_scores = ("fkbleu",)
     description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
-    options = {**IBleu.options, **_prefixed(Fkgl.options, "fkgl_")}
+    options = {**IBleu.options, **prefixed_options(Fkgl.options, "fkgl_")}
     presets = {
         "metaeval-2021": {
             **IBleu.presets["metaeval-2021"],
-            **_with_prefix(Fkgl.presets["metaeval-2021"], "fkgl_"),
+            **prefixed_settings(Fkgl.presets["metaeval-2021"], "fkgl_"),
         }
     }
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
-        self._fkgl = Fkgl(**_component_settings(self.settings, "fkgl_"))
+        self._fkgl = Fkgl(**component_settings(self.settings, "fkgl_"))
 
-    def score_sentences(
+    def _combine(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        ibleu = self.ibleu_values(sources, outputs, references)
-        out_grades = self._fkgl.component_scores(sources, outputs)["fkgl"]
-        src_grades = self._fkgl.component_scores(sources, sources)["fkgl"]  # FKGL of the sources
-        return {
-            self.name: [
-                value * _sigmoid(out - src)
-                for value, out, src in zip(ibleu, out_grades, src_grades)
-            ]
-        }
+        references: Sequence[Sequence[str]] | None,
+    ) -> list[float]:
+        ibleu = super()._combine(sources, outputs, references)
+        out_grades = self._component_scores(self._fkgl, sources, outputs)
+        src_grades = self._component_scores(self._fkgl, sources, sources)  # FKGL of the sources
+        return [value * _sigmoid(out - src) for value, out, src in zip(ibleu, out_grades, src_grades)]
 
 
 def _sigmoid(x: float) -> float:
@@ -146,43 +119,45 @@ def _sigmoid(x: float) -> float:
     return z / (1.0 + z)
 
 
-class BleuSariMean(Metric):
+class BleuSariMean(Composite):
     """Base of the means of sentence BLEU and SARI; subclasses choose the mean."""
 
     requires_references = True
-    options = {**_prefixed(SENTENCE_OPTIONS, "bleu_"), **_prefixed(Sari.options, "sari_")}
+    options = {**prefixed_options(SENTENCE_OPTIONS, "bleu_"), **prefixed_options(Sari.options, "sari_")}
     presets = {
         "metaeval-2021": {
-            **_with_prefix(BLEU_METAEVAL_2021, "bleu_"),
-            **_with_prefix(Sari.presets["metaeval-2021"], "sari_"),
+            **prefixed_settings(BLEU_METAEVAL_2021, "bleu_"),
+            **prefixed_settings(Sari.presets["metaeval-2021"], "sari_"),
         }
     }
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
         resolve_smooth_value(self, "bleu_")
-        self._bleu = Bleu(**_component_settings(self.settings, "bleu_"))
-        self._sari = Sari(**_component_settings(self.settings, "sari_"))
+        self._bleu = Bleu(**component_settings(self.settings, "bleu_"))
+        self._sari = Sari(**component_settings(self.settings, "sari_"))
 
     @staticmethod
+    @abc.abstractmethod
     def mean(bleu: float, sari: float) -> float:
-        raise NotImplementedError
+        """The mean of one item's sentence BLEU and SARI."""
 
-    def score_sentences(
+    def _combine(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        bleu = self._bleu.component_scores(sources, outputs, references)["bleu"]
-        sari = self._sari.component_scores(sources, outputs, references)["sari"]
-        return {self.name: [self.mean(b, s) for b, s in zip(bleu, sari)]}
+        references: Sequence[Sequence[str]] | None,
+    ) -> list[float]:
+        bleu = self._component_scores(self._bleu, sources, outputs, references)
+        sari = self._component_scores(self._sari, sources, outputs, references)
+        return [self.mean(b, s) for b, s in zip(bleu, sari)]
 
 
 class BleuSariAmean(BleuSariMean):
     """Arithmetic mean of sentence BLEU and SARI."""
 
     name = "bleu-sari-amean"
+    formula_version = "1"
     sub_scores = ("bleu-sari-amean",)
     description = "(BLEU + SARI) / 2"
 
@@ -195,6 +170,7 @@ class BleuSariGmean(BleuSariMean):
     """Geometric mean of sentence BLEU and SARI."""
 
     name = "bleu-sari-gmean"
+    formula_version = "1"
     sub_scores = ("bleu-sari-gmean",)
     description = "sqrt(BLEU * SARI)"
 

@@ -30,6 +30,7 @@ class F1Token(Metric):
     """Best token F1 of the output over its references (EASSE's ``f1_token``)."""
 
     name = "f1-token"
+    formula_version = "1"
     sub_scores = ("f1-token",)
     description = "token F1 against the closest reference (EASSE's f1_token, sentence compression)"
     requires_references = True
@@ -38,7 +39,7 @@ class F1Token(Metric):
         "lowercase": Option(bool, True, "lowercase before tokenizing (EASSE's default)", short="lc"),
     }
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

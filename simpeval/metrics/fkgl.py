@@ -77,34 +77,28 @@ class Fkgl(Metric):
     """Flesch-Kincaid Grade Level of the output (no references needed; lower is simpler)."""
 
     name = "fkgl"
+    formula_version = "1"
     sub_scores = ("fkgl",)
     description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
     requires_references = False
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
     corpus_level = True
-    options = {
-        **FKGL_OPTIONS,
-        "formula": Option(str, None, "textstat-0.7.3: as LENS computed it, ignoring the options above "
-                          "(see simpeval.metrics.lens2023); unset: EASSE's", choices=("textstat-0.7.3",)),
-    }
-    presets = {
-        "metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True},
-        "lens-2023": {"tokenizer": "none", "lowercase": False, "clip": False, "formula": "textstat-0.7.3"},
-    }
+    options = FKGL_OPTIONS
+    presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
+    # LENS's FKGL is textstat 0.7.3's: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "fkgl-textstat"}
+    formula_metrics = {"textstat-0.7.3": "fkgl-textstat"}
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store."""
         return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:
-        if self.formula == "textstat-0.7.3":
-            from simpeval.metrics.lens2023 import textstat_fkgl
-
-            return [textstat_fkgl(text) for text in texts]
+        """Each text's grade level (sentence scores; fkbleu and SLE's labels use them too)."""
         return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -112,18 +106,16 @@ class Fkgl(Metric):
     ) -> dict[str, list[float]]:
         return {self.name: self.grades(outputs)}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "textstat-0.7.3":
-            return {self.name: self.grades([" ".join(outputs)])[0]}
         total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
         return {self.name: fkgl_from_counts(total, self.clip)}
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -131,7 +123,7 @@ class Fkgl(Metric):
     ) -> list[tuple[float, ...]]:
         return [(c.sentences, c.words, c.syllables) for c in self.counts(outputs)]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         return {self.name: fkgl_from_counts(ReadabilityCounts(*totals), self.clip)}
 
 

@@ -39,6 +39,7 @@ class Length(Metric):
     """Output length in tokens and sentences, and its ratios to the source."""
 
     name = "length"
+    formula_version = "1"
     sub_scores = (
         "length",
         "length-sentences",
@@ -63,7 +64,7 @@ class Length(Metric):
         sentences = len(split_sentences(measured, store=self.store)) if measured else 0
         return len(measured), len(tokens), sentences
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -17,6 +17,8 @@ repository's ``experiments/meta_evaluation``; each differs from EASSE's metric o
   n-gram that the references have only counts when one of its tokens is not a token of the
   original or its tokens are not a subsequence of the original's whitespace-separated words.
 
+Each is a metric named for what it computes (:mod:`simpeval.metrics.lens2023_metrics`): ``fkgl-textstat``,
+``gleu-nltk`` and ``sari-lens``; ``--preset lens-2023`` maps ``fkgl``, ``bleu`` and ``sari`` to them.
 The texts are prepared as LENS's data loaders prepare them: see :func:`remove_tokenization_artifacts`
 and :mod:`simpeval.metaeval.presets`.
 """
@@ -208,3 +210,4 @@ def lens_sari(
                                      len(references), source_tokens, source_words))
     keep, delete, add = (100.0 * sum(order[k] for order in per_order) / MAX_ORDER for k in range(3))
     return (keep + delete + add) / 3, add, keep, delete
+

@@ -39,13 +39,14 @@ class Operations(Metric):
     """Proportions of words kept, deleted, replaced, moved (of the original) and added (of the output)."""
 
     name = "ops"
+    formula_version = "1"
     sub_scores = tuple(f"ops-{op}" for op in (*SOURCE_OPERATIONS, ADDED))
     description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
     corpus_level = True
     options = _TOKENIZER
     lower_is_better = frozenset({"ops-kept"})
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -53,38 +54,39 @@ class Operations(Metric):
     ) -> list[tuple[float, ...]]:
         return [operation_counts(_words(self, s), _words(self, o)) for s, o in zip(sources, outputs)]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         return {f"ops-{op}": value for op, value in proportions_from_counts(totals).items()}
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        per_item = [self.score_from_statistics(c) for c in self.additive_statistics(sources, outputs, references)]
+        per_item = [self._score_from_totals(c) for c in self._item_statistics(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        counts = self.additive_statistics(sources, outputs, references)
-        return self.score_from_statistics([sum(column) for column in zip(*counts)] if counts else [0] * len(COUNT_FIELDS))
+        counts = self._item_statistics(sources, outputs, references)
+        return self._score_from_totals([sum(column) for column in zip(*counts)] if counts else [0] * len(COUNT_FIELDS))
 
 
 class OperationsF1(Metric):
     """Agreement of the output's operations with the references' (EASSE's word-level analysis report)."""
 
     name = "ops-f1"
+    formula_version = "1"
     sub_scores = tuple(f"ops-f1-{op}" for op in SOURCE_OPERATIONS)
     description = "F1 of the output's word operations against the references' (EASSE's annotator)"
     requires_references = True
     options = _TOKENIZER
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -95,6 +95,7 @@ class QualityEstimation(Metric):
     """EASSE's quality-estimation features of the outputs against their originals (no references)."""
 
     name = "qe"
+    formula_version = "1"
     sub_scores = ("qe-compression", "qe-splits", "qe-levenshtein", "qe-exact-copies", "qe-additions",
                   "qe-deletions", "qe-lexical-complexity")
     description = "EASSE's quality-estimation features: compression, splits, Levenshtein, copies, edits, word rank"
@@ -106,7 +107,7 @@ class QualityEstimation(Metric):
     }
     lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

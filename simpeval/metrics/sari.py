@@ -115,6 +115,7 @@ class Sari(Metric):
     """SARI with its add, keep and delete sub-scores (EASSE's implementation)."""
 
     name = "sari"
+    formula_version = "1"
     sub_scores = ("sari", "sari-add", "sari-keep", "sari-del")
     description = "SARI: n-grams added, kept and deleted vs. references and source"
     requires_references = True
@@ -126,8 +127,6 @@ class Sari(Metric):
             str, "f1", "deletion score: f1 or precision", choices=DELETION_SCORES, short="del"
         ),
         "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
-        "formula": Option(str, None, "lens-2023: Wei Xu's script as LENS ships it, ignoring the options "
-                          "above (see simpeval.metrics.lens2023); unset: EASSE's", choices=("lens-2023",)),
     }
     presets: dict[str, dict[str, Any]] = {
         "metaeval-2021": {
@@ -136,8 +135,10 @@ class Sari(Metric):
             "deletion": "precision",
             "paper_version": False,
         },
-        "lens-2023": {"tokenizer": "nltk", "lowercase": True, "deletion": "precision", "formula": "lens-2023"},
     }
+    # LENS's SARI is its copy of Wei Xu's script: --preset lens-2023 computes the metric named so
+    preset_metrics = {"lens-2023": "sari-lens"}
+    formula_metrics = {"lens-2023": "sari-lens"}
 
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
 
@@ -148,7 +149,6 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
-        self.check_inputs(sources, outputs, references)
         return sari_stats([(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
                            for source, output, refs in zip(sources, outputs, references)], store=self.store)
 
@@ -161,34 +161,27 @@ class Sari(Metric):
             "sari-del": delete,
         }
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, list[float]]:
-        if self.formula == "lens-2023":
-            from simpeval.metrics.lens2023 import lens_sari
-
-            values = [lens_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]
-            return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
         per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
         return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
 
-    def score_corpus(
+    def _score_corpus(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
         references: Sequence[Sequence[str]] | None = None,
     ) -> dict[str, float]:
-        if self.formula == "lens-2023":  # LENS reports sentence scores only: their mean
-            return super().score_corpus(sources, outputs, references)
         stats = self.item_stats(sources, outputs, references)
         if not stats:
             return {key: float("nan") for key in self.sub_scores}
         return self._scores(sum(stats[1:], start=stats[0]))
 
-    def additive_statistics(
+    def _item_statistics(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -199,7 +192,7 @@ class Sari(Metric):
             for s in self.item_stats(sources, outputs, references)
         ]
 
-    def score_from_statistics(self, totals: Sequence[float]) -> dict[str, float]:
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         per_order = [tuple(totals[i:i + 3]) for i in range(0, len(totals), 3)]
         stats = SariStats(
             tuple(per_order[:MAX_ORDER]), tuple(per_order[MAX_ORDER:2 * MAX_ORDER]), tuple(per_order[2 * MAX_ORDER:])
@@ -217,6 +210,7 @@ class SariLegacy(Sari):
     """
 
     name = "sari-legacy"
+    formula_version = "1"
     sub_scores = ("sari-legacy", "sari-legacy-add", "sari-legacy-keep", "sari-legacy-del")
     description = "SARI in EASSE's legacy mode: originals untokenised, nothing lower-cased"
     options = {key: option for key, option in Sari.options.items() if key != "lowercase"}

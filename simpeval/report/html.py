@@ -53,6 +53,7 @@ def render_html(report: SystemsReport) -> str:
         "<h2>Metrics</h2>",
         _test_note(report),
         _scores_table(report, report.score_names, "metrics"),
+        _all_pairs(report),
         *(f"<h2>{FEATURE_TITLES.get(metric, metric)}</h2>" + _scores_table(report, names, "features")
           for metric, names in _by_metric(report.systems[0].features).items()),
         "<h2>Plots</h2>",
@@ -68,6 +69,29 @@ def render_html(report: SystemsReport) -> str:
         "</ul></main></body></html>",
     ]
     return "\n".join(parts) + "\n"
+
+
+def _all_pairs(report: SystemsReport) -> str:
+    """``--all-pairs``: the ranking table, then the pairs of each sub-score (folded)."""
+    if report.all_pairs is None:
+        return ""
+    from simpeval.allpairs import pair_rows, ranking_rows
+
+    result = report.all_pairs
+    parts = ["<h2>All pairs of systems</h2>", f'<p class="meta">{escape(result.note())}</p>',
+             _plain_table(*ranking_rows(result))]
+    for sub in result.rankings:
+        parts.append(f"<details><summary>pairs on {escape(sub)} (t-test and win/tie/loss on sentence scores)</summary>"
+                     + _plain_table(*pair_rows(result, sub)) + "</details>")
+    return "\n".join(parts)
+
+
+def _plain_table(columns: list[str], rows: list[list]) -> str:
+    head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+    body = ["<tr>" + "".join(f'<td class="name">{escape(v)}</td>' if isinstance(v, str) and j < 2 else
+                             f"<td>{escape(v if isinstance(v, str) else '' if v is None else _number(v))}</td>"
+                             for j, v in enumerate(row)) + "</tr>" for row in rows]
+    return "<table><tr>" + head + "</tr>" + "".join(body) + "</table>"
 
 
 def _by_metric(result) -> dict[str, list[str]]:

@@ -21,6 +21,7 @@ def render_markdown(report: SystemsReport) -> str:
              f"{len(report.sources)} items, {len(report.systems)} system(s).", "",
              "## Metrics", "", *([report.test_note(), ""] if report.test else []),
              _table(report, report.score_names, "metrics"),
+             *_all_pairs(report),
              "## Quality-estimation features and word operations", "",
              _table(report, report.feature_names, "features"),
              "## Samples", "",
@@ -35,6 +36,20 @@ def render_markdown(report: SystemsReport) -> str:
         parts.append("")
     parts += ["## Signatures", "", *(f"- `{name}: {sig}`" for name, sig in report.signatures().items())]
     return "\n".join(parts) + "\n"
+
+
+def _all_pairs(report: SystemsReport) -> list[str]:
+    """``--all-pairs``: the ranking table and the pairs of each sub-score."""
+    if report.all_pairs is None:
+        return []
+    from simpeval.allpairs import pair_rows, ranking_rows
+
+    result = report.all_pairs
+    parts = ["## All pairs of systems", "", render(*ranking_rows(result), "markdown"), result.note(), ""]
+    for sub in result.rankings:
+        parts += [f"Pairs on `{sub}` (t-test and win/tie/loss on sentence scores):", "",
+                  render(*pair_rows(result, sub), "markdown", digits=4)]
+    return parts
 
 
 def _table(report: SystemsReport, names: list[str], kind: str) -> str:

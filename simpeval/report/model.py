@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from simpeval.errors import UsageError
 
 if TYPE_CHECKING:
+    from simpeval.allpairs import AllPairs
     from simpeval.cache import ScoreCache
     from simpeval.registry import Registry
     from simpeval.runner import EvaluationResult
@@ -61,6 +62,7 @@ class SystemsReport:
     has_references: bool
     test: str | None = None  # "bs" or "ar" when the systems were tested against the first
     n_resamples: int | None = None
+    all_pairs: AllPairs | None = None  # --all-pairs: every pair of systems and their ranking
 
     @property
     def score_names(self) -> list[str]:
@@ -99,6 +101,7 @@ def build_report(
     n_samples: int = 5,
     seed: int = 0,
     cache: ScoreCache | None = None,
+    all_pairs: bool = False,
 ) -> SystemsReport:
     """Score ``systems`` (name, outputs) on ``sources`` and pick the samples (see the module docstring).
 
@@ -107,6 +110,7 @@ def build_report(
         (:func:`simpeval.runner.compare_systems`), seeded by ``seed``.
     :param sample_metric: the sub-score that orders the best and worst samples (default: the
         primary score of the first metric).
+    :param all_pairs: also compare every pair of systems and rank them (:mod:`simpeval.allpairs`).
     """
     from simpeval.run import Run
     from simpeval.runner import compare_systems, resolve_metrics
@@ -126,8 +130,15 @@ def build_report(
     if sample_metric not in names:
         raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: choose one of {", ".join(names)}')
     samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
-    return SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
-                         test, scored.n_resamples)
+    report = SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
+                           test, scored.n_resamples)
+    if all_pairs:
+        from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
+
+        metrics = gather_statistics(requests, sources, systems, references, scored)
+        report.all_pairs = compare_all_pairs([name for name, _ in systems], metrics,
+                                             n_bootstrap=n_resamples or HOLM_BOOTSTRAP, seed=seed)
+    return report
 
 
 def _marks(tests: dict) -> dict[str, str]:

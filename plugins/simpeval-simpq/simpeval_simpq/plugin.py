@@ -42,9 +42,9 @@ class Simpq(simpeval.Metric):
         self._models = None
 
     @classmethod
-    def missing_weights(cls) -> list[str]:
-        """The shipped coefficients are package data: missing only from a broken install."""
-        return [] if (CHECKPOINT / "simpq.json").is_file() else [str(CHECKPOINT / "simpq.json")]
+    def locate_model(cls, option_name: str, value: object) -> Path:
+        """The coefficients file: the packaged one for ``shipped``, else ``simpq.json`` in the directory given."""
+        return (CHECKPOINT if value == SHIPPED else Path(str(value))) / "simpq.json"
 
     def directory(self) -> Path:
         return CHECKPOINT if self.checkpoint == SHIPPED else Path(self.checkpoint)
@@ -52,11 +52,11 @@ class Simpq(simpeval.Metric):
     def fingerprint(self, option_name: str, value: object) -> str:
         from simpeval import models
 
-        return models.fingerprint(self.directory() / "simpq.json", option=f"{self.name}:checkpoint",
+        return models.fingerprint(self.locate_model(option_name, value), option=f"{self.name}:checkpoint",
                                   label=SHIPPED if value == SHIPPED else None)
 
-    def score_sentences(self, sources: Sequence[str], outputs: Sequence[str],
-                        references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
+    def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
+                     references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
         if self._models is None:
             from simpeval_simpq.model import load
 

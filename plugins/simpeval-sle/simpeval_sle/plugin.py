@@ -73,7 +73,7 @@ class Sle(_SleBase):
     name = "sle"
     description = "estimated reading level of the output (mean over its sentences; higher = simpler)"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {self.name: self.levels(outputs)}
 
 
@@ -83,7 +83,7 @@ class SleDelta(_SleBase):
     name = "sle-delta"
     description = "SLE(output) - SLE(source): gain in estimated simplicity"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         levels = self.levels([*outputs, *sources])
         return {self.name: [o - s for o, s in zip(levels[: len(outputs)], levels[len(outputs):])]}
 
@@ -108,7 +108,7 @@ class SleDoc(_SleBase):
         **_SleBase.options,
     }
 
-    def score_sentences(self, sources, outputs, references=None, target=None):
+    def _score_items(self, sources, outputs, references=None, target=None):
         targets = self._targets(len(outputs), target)
         levels = self.levels(outputs)
         return {"sledoc": [abs(level - t) for level, t in zip(levels, targets)], "sledoc-level": levels}

@@ -1,0 +1,112 @@
+"""``simpeval leaderboard``: every metric on every human-rated dataset and aspect, side by side."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from simpeval.cli.parallel import parallel_options
+
+FORMATS = ("markdown", "html", "json")
+
+
+@click.command("leaderboard")
+@click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[,NAME...]",
+              help="Metrics (default: every installed metric whose plugin loaded and whose weights are present).")
+@click.option("--no-neural", is_flag=True,
+              help="Leave neural metrics out of the default list (CPU time); the page names them.")
+@click.option("--dataset", "datasets", multiple=True, metavar="NAME",
+              help="Only these datasets (repeatable; default: every registered one, missing ones listed).")
+@click.option("--correlation", type=click.Choice(("pearson", "spearman", "kendall", "kendall-23", "acc23")),
+              default="pearson", show_default=True)
+@click.option("--significance", type=click.Choice(("williams", "permutation")), default=None,
+              help="Test behind the clusters (default: williams for Pearson, permutation otherwise).")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Bootstrap resamples of each 95% interval (0: none).")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--split", type=click.Choice(("test",)), default=None,
+              help="Only the items of the test split, on datasets that declare splits (others: all items).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+              help="Write here (atomically) instead of standard output.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the HTML page here (one run, two pages).")
+@click.option("--record-run", is_flag=True, help="End the page with the run's time and machine.")
+@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache (no resuming).")
+@click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
+@click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
+@parallel_options
+def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt,
+                output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
+    """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
+    from simpeval.cache import ScoreCache
+    from simpeval.cli.state import registry
+    from simpeval.cli.files import check_writable, write_output
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.leaderboard import render
+    from simpeval.leaderboard.run import Plan, run_leaderboard
+    from simpeval.parallel import open_executor
+
+    check_writable(output)
+    check_writable(html_path)
+    started = time.perf_counter()
+    reg = registry()
+    for name in datasets:
+        reg.dataset_class(name)  # an unknown name fails before any work
+    specs = [s.strip() for spec in metric_specs for s in spec.split(",") if s.strip()]
+    left_out = []
+    if not specs:
+        specs, left_out = default_metrics(reg, neural=not no_neural)
+    for spec in specs:
+        reg.metric_class(spec.split(":", 1)[0])
+    plan = Plan(resolve_data_dir(data_dir), specs, list(datasets) or None, correlation,
+                significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
+                split, left_out)
+    show = sys.stderr.isatty() if progress is None else progress
+    with open_executor(jobs, dask) as executor:
+        cells, missing = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
+                                         (lambda text: click.echo(f"leaderboard: {text}", err=True)) if show else None)
+    footer = run_record(time.perf_counter() - started, jobs, dask) if record_run else []
+    if fmt == "json":
+        text = render.render_json(cells, missing, plan)
+    elif fmt == "html":
+        text = render.render_html(cells, missing, plan, footer)
+    else:
+        text = render.render_markdown(cells, missing, plan, footer)
+    write_output(text, output)
+    if html_path is not None:
+        write_output(render.render_html(cells, missing, plan, footer), html_path)
+
+
+def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:
+    """Every metric whose plugin loaded and whose default weights are installed (neural ones only with
+    ``neural``), and the others with why they are left out."""
+    names, left_out = [], []
+    for name, cls in sorted(registry.metrics.items()):
+        if cls.missing_weights():
+            left_out.append(f"{name} (weights not installed)")
+        elif cls.neural and not neural:
+            left_out.append(f"{name} (neural: left out by --no-neural, for CPU time)")
+        else:
+            names.extend(cls.score_names())  # every sub-score: meta-evaluate reports the score a spec names
+    return names, left_out
+
+
+def run_record(seconds: float, jobs: int, dask: str | None) -> list[str]:
+    """One line: how long the run took, where, with what (for pages written by a benchmark script)."""
+    import os
+    import platform
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            cpu = next((line.split(":", 1)[1].strip() for line in handle if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    where = f"dask {dask}" if dask else f"{jobs} job(s)"
+    return ["", f"Computed by `simpeval leaderboard` in {seconds:.0f} s ({where}) on {cpu}, {os.cpu_count()} CPUs, "
+                f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d', time.gmtime())}."]

@@ -1,0 +1,80 @@
+"""``fkgl-textstat``, ``gleu-nltk`` and ``sari-lens``: LENS's formulas (:mod:`simpeval.metrics.lens2023`) as metrics.
+
+Why metrics of their own: LENS reported them as "FKGL", "BLEU" and "SARI", but each computes
+something else than simpeval's metric of that name; ``--preset lens-2023`` maps ``fkgl``, ``bleu``
+and ``sari`` to them (``Metric.preset_metrics``), so a score's name always says what it computes.
+The formulas stay in :mod:`simpeval.metrics.lens2023`, which the meta-evaluation's text preparation
+imports without the plugin machinery.
+"""
+
+from __future__ import annotations
+
+import math
+
+import simpeval
+from simpeval.metrics.base import Metric
+from simpeval.metrics.lens2023 import gleu_from_stats, gleu_stats, lens_sari, textstat_fkgl
+
+
+class FkglTextstat(Metric):
+    """textstat 0.7.3's Flesch-Kincaid grade, as LENS computed "FKGL" (lower is simpler)."""
+
+    name = "fkgl-textstat"
+    formula_version = "1"
+    description = "textstat 0.7.3's Flesch-Kincaid Grade Level (LENS's FKGL; lower = simpler)"
+    level = "document"  # finds sentences itself
+    higher_is_better = False
+    corpus_level = True
+
+    def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        return {self.name: [textstat_fkgl(text) for text in outputs]}
+
+    def _score_corpus(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        """textstat's grade of all outputs as one text (its counts do not add up: they are rounded)."""
+        return {self.name: textstat_fkgl(" ".join(outputs))}
+
+
+class GleuNltk(Metric):
+    """NLTK's GLEU on lower-cased NLTK tokens, as LENS computed "BLEU" (0-1); the corpus score pools
+    the counts of the best reference of each item (NLTK's ``corpus_gleu``)."""
+
+    name = "gleu-nltk"
+    formula_version = "1"
+    description = "NLTK's sentence GLEU on lower-cased NLTK tokens (LENS's \"BLEU\")"
+    requires_references = True
+    corpus_level = True
+
+    def _item_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, references)]
+
+    def _score_from_totals(self, totals):  # noqa: ANN001, ANN201
+        return {self.name: gleu_from_stats(*totals)}
+
+    def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        return {self.name: [gleu_from_stats(*stats) for stats in self._item_statistics(sources, outputs, references)]}
+
+    def _score_corpus(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        if not outputs:
+            return {self.name: math.nan}
+        return self._score_from_totals([sum(column) for column in zip(*self._item_statistics(sources, outputs,
+                                                                                               references))])
+
+
+class SariLens(Metric):
+    """Wei Xu's SARI script as LENS ships it (deletion precision, LENS's addition rule); LENS reports
+    sentence scores only, so the corpus score is their mean."""
+
+    name = "sari-lens"
+    formula_version = "1"
+    sub_scores = ("sari-lens", "sari-lens-add", "sari-lens-keep", "sari-lens-del")
+    description = "SARI as LENS's copy of Wei Xu's script computes it (lower-cased NLTK tokens)"
+    requires_references = True
+
+    def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        values = [lens_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]
+        return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return [FkglTextstat, GleuNltk, SariLens]

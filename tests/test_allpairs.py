@@ -1,0 +1,155 @@
+"""``--all-pairs``: every pair of systems, against scipy's ``ttest_rel`` and sacrebleu's ``PairedTest``."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from scipy import stats as sp
+
+from simpeval import significance as sig
+from simpeval.allpairs import MetricStatistics, compare_all_pairs, paired_ttest, win_tie_loss
+from simpeval.metrics.bleu import Bleu
+
+SYSTEMS = ("ACCESS", "Dress", "Hybrid")
+
+
+def test_paired_ttest_equals_scipy():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=50), rng.normal(0.3, 1, size=50)
+    t, p = paired_ttest(a, b)
+    expected = sp.ttest_rel(a, b)
+    assert (t, p) == (pytest.approx(expected.statistic, abs=1e-12), pytest.approx(expected.pvalue, abs=1e-12))
+    a[3], b[7] = np.nan, np.nan  # items missing on either side are left out of both
+    keep = np.isfinite(a) & np.isfinite(b)
+    expected = sp.ttest_rel(a[keep], b[keep])
+    assert paired_ttest(a, b) == (pytest.approx(expected.statistic, abs=1e-12),
+                                  pytest.approx(expected.pvalue, abs=1e-12))
+    assert np.isnan(paired_ttest(np.arange(9.0), np.arange(9.0) + 1)[1])  # differences without spread: no test
+
+
+def test_win_tie_loss_by_hand():
+    a, b = np.array([1, 2, 3, 4, np.nan]), np.array([0, 2, 5, 1, 1])
+    assert win_tie_loss(a, b) == (0.5, 0.25, 0.25)
+    assert win_tie_loss(a, b, higher_is_better=False) == (0.25, 0.25, 0.5)  # e.g. FKGL: lower wins
+
+
+@pytest.fixture(scope="module")
+def bleu_statistics(data_dir):
+    from simpeval.datasets.testsets import load_test_set
+
+    test_set = load_test_set(data_dir, "turkcorpus_test")
+    outputs = {name: (data_dir / "system_outputs/turkcorpus/test" / name).read_text(encoding="utf-8").splitlines()
+               for name in SYSTEMS}
+    bleu = Bleu()
+    stats = [np.array(bleu.corpus_statistics(test_set.sources, outputs[n], test_set.references), dtype=float)
+             for n in SYSTEMS]
+
+    def scorer(totals):
+        return np.array([[bleu.corpus_score_from_statistics(row)["bleu"]] for row in totals.tolist()])
+
+    return test_set, outputs, MetricStatistics(["bleu"], [True], stats, scorer)
+
+
+@pytest.mark.parametrize("test_type", ["bs", "ar"])
+def test_every_pair_equals_sacrebleus_paired_test(bleu_statistics, test_type, monkeypatch):
+    # sacrebleu compares each system with its first (the baseline): run it once per baseline
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.setenv("SACREBLEU_SEED", "12345")
+    test_set, outputs, metric = bleu_statistics
+    streams = [list(column) for column in zip(*test_set.references)]
+    n = 1000
+    ours = compare_all_pairs(SYSTEMS, [metric], n_bootstrap=n, n_ar=n if test_type == "ar" else None,
+                             use_holm=False)
+    pairs = {(p.first, p.second): p for p in ours.pairs["bleu"]}
+    assert len(pairs) == 3
+    for baseline, others in (("ACCESS", ["Dress", "Hybrid"]), ("Dress", ["Hybrid"])):
+        named = [(baseline, outputs[baseline]), *((o, outputs[o]) for o in others)]
+        _, sacre = PairedTest(named, {"BLEU": BLEU(references=streams)}, None, test_type=test_type, n_samples=n,
+                              n_ar_confidence=-1)()
+        for position, other in enumerate(others, start=1):
+            theirs = sacre["BLEU"][position]
+            pair = pairs[(baseline, other)]
+            assert pair.delta == pytest.approx(sacre["BLEU"][0].score - theirs.score, abs=1e-9)
+            assert (pair.p_bootstrap if test_type == "bs" else pair.p_ar) == pytest.approx(theirs.p_value)
+    # the same resamples as a pair-by-pair paired_bootstrap with the seed, and the same intervals
+    (direct,) = sig.paired_bootstrap(metric.stats[1], metric.stats[2], metric.scorer, np.random.default_rng(12345), n)
+    assert pairs[("Dress", "Hybrid")].p_bootstrap == direct.p_value
+    hybrid = next(r for r in ours.rankings["bleu"] if r.system == "Hybrid")
+    assert (hybrid.low, hybrid.high) == (direct.interval.low, direct.interval.high)
+
+
+def test_ranking_clusters_and_holm(bleu_statistics):
+    _, _, metric = bleu_statistics
+    # BLEU on TurkCorpus: Dress and ACCESS are close, Hybrid far below
+    result = compare_all_pairs(SYSTEMS, [metric], n_bootstrap=1000, use_holm=False)
+    ranking = result.rankings["bleu"]
+    assert [r.system for r in ranking] == sorted(SYSTEMS, key=lambda s: -next(r.score for r in ranking
+                                                                            if r.system == s))
+    p = {(x.first, x.second): x.p_bootstrap for x in result.pairs["bleu"]}
+    first, second, third = (r.system for r in ranking)
+
+    def beats(a, b):
+        return p.get((a, b), p.get((b, a))) < 0.05
+
+    # the rule applied by hand: a system opens a new cluster when a member of the current one beats it
+    rank_second = 2 if beats(first, second) else 1
+    current = [second] if rank_second == 2 else [first, second]
+    rank_third = rank_second + 1 if any(beats(c, third) for c in current) else rank_second
+    assert [r.rank for r in ranking] == [1, rank_second, rank_third]
+    assert rank_third == 2 or rank_second == 2  # Hybrid is far below the other two
+    holm = compare_all_pairs(SYSTEMS, [metric], n_bootstrap=1000, use_holm=True)
+    raw = sorted(x.p_bootstrap for x in result.pairs["bleu"])
+    adjusted = sorted(x.p_holm for x in holm.pairs["bleu"])
+    assert adjusted[0] == pytest.approx(min(1.0, 3 * raw[0]))
+
+
+def test_all_pairs_command(data_dir):
+    from simpeval.cli import cli
+
+    args = ["evaluate", "-t", "turkcorpus_test", "--data-dir", str(data_dir), "-m", "bleu,fkgl", "--all-pairs",
+            "--paired-n", "1000", "--format", "json",
+            *(x for name in SYSTEMS for x in ("--sys", str(data_dir / "system_outputs/turkcorpus/test" / name)))]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["systems"] == list(SYSTEMS) and payload["bootstrap_resamples"] == 1000 and payload["holm"]
+    fkgl = payload["rankings"]["fkgl"]
+    assert fkgl[0]["system"] == "Hybrid" and fkgl[0]["score"] == min(r["score"] for r in fkgl)  # lower is better
+    assert all(r["low"] <= r["score"] <= r["high"] for r in fkgl)
+    pairs = payload["pairs"]["fkgl"]
+    assert [(p["first"], p["second"]) for p in pairs] == [("ACCESS", "Dress"), ("ACCESS", "Hybrid"),
+                                                          ("Dress", "Hybrid")]
+    for pair in pairs:
+        assert pair["wins"] + pair["ties"] + pair["losses"] == pytest.approx(1.0)
+        assert 0 < pair["p_ttest"] <= 1 and pair["p_holm"] >= pair["p_bootstrap"]
+    table = CliRunner().invoke(cli, [a for a in args if a not in ("--format", "json")])
+    assert table.exit_code == 0 and "rank (bleu)" in table.stdout and "pairs on fkgl" in table.stdout
+
+
+def test_all_pairs_needs_two_systems(data_dir):
+    from simpeval.cli import cli
+
+    result = CliRunner().invoke(cli, ["evaluate", "-t", "turkcorpus_test", "--data-dir", str(data_dir), "-m", "fkgl",
+                                      "--all-pairs", "--sys", str(data_dir / "system_outputs/turkcorpus/test/ACCESS")])
+    assert result.exit_code == 2 and "two or more" in result.output
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "html"])
+def test_report_all_pairs_section(data_dir, tmp_path, fmt):
+    from simpeval.cli import cli
+
+    out = tmp_path / f"report.{fmt}"
+    args = ["report", "-t", "turkcorpus_test", "--data-dir", str(data_dir), "-m", "bleu,fkgl", "--all-pairs",
+            "--paired-n", "1000", "--samples", "0", "--format", fmt, "-o", str(out),
+            *(x for name in SYSTEMS for x in ("--sys", str(data_dir / "system_outputs/turkcorpus/test" / name)))]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert "All pairs of systems" in text and "rank (fkgl)" in text and "Holm-corrected" in text
+    # Hybrid has the lowest FKGL: first in the FKGL column's cluster 1, last in BLEU
+    assert text.count("Hybrid") >= 3

@@ -1,0 +1,113 @@
+"""``simpeval leaderboard``: cells equal meta-evaluate's, training data is marked, missing data listed,
+cells resume from the cache, declared test splits are honoured."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simpeval.cache import ScoreCache
+from simpeval.cli import cli
+from simpeval.datasets.metaeval import SimplicityDA
+from simpeval.leaderboard import render
+from simpeval.leaderboard.run import Plan, run_leaderboard
+from simpeval.metrics.fkgl import Fkgl
+from simpeval.registry import load_registry
+
+METRICS = ["bleu", "fkgl"]
+
+
+@pytest.fixture()
+def registry():
+    return load_registry()
+
+
+def _plan(data_dir, **kw):
+    return Plan(data_dir, kw.pop("metrics", METRICS), kw.pop("datasets", ["simplicity-da"]), bootstrap=200, **kw)
+
+
+def test_cells_equal_meta_evaluate(registry, data_dir):
+    cells, missing = run_leaderboard(registry, _plan(data_dir))
+    assert missing == [] and [c.aspect for c in cells] == ["simplicity", "meaning", "fluency"]
+    result = CliRunner().invoke(cli, ["meta-evaluate", "--dataset", "simplicity-da", "--data-dir", str(data_dir),
+                                      "-m", "bleu,fkgl", "--split", "none", "--aspect", "meaning", "--rank",
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.output
+    expected = {r["metric"]: r for r in json.loads(result.stdout)}
+    meaning = cells[1]
+    for entry in meaning.entries:
+        assert entry.r == pytest.approx(expected[entry.metric]["r"], abs=1e-12)
+        assert entry.rank == expected[entry.metric]["rank"]
+        assert entry.ci_low < entry.r < entry.ci_high
+    assert [e.family for e in meaning.entries] == ["bleu", "fkgl"]
+
+
+def test_training_data_is_marked_and_left_out_of_the_mean_rank(registry, data_dir, monkeypatch):
+    monkeypatch.setattr(Fkgl, "trained_on", ("simplicity-da",), raising=False)
+    cells, _ = run_leaderboard(registry, _plan(data_dir))
+    fkgl = [e for c in cells for e in c.entries if e.metric == "fkgl"]
+    assert fkgl and all(e.trained_on for e in fkgl)
+    assert "fkgl" not in render.mean_ranks(cells)
+    page = render.render_markdown(cells, [], _plan(data_dir))
+    assert "†" in page and "| fkgl |" in page
+
+
+def test_missing_datasets_say_where_to_get_them(registry, tmp_path):
+    cells, missing = run_leaderboard(registry, _plan(tmp_path, datasets=["simplicity-da"]))
+    assert cells == [] and missing[0].dataset == "simplicity-da" and "missing data file" in missing[0].reason
+    page = render.render_markdown(cells, missing, _plan(tmp_path))
+    assert "simplicity-da: missing." in page
+
+
+def test_cells_resume_from_the_cache(registry, data_dir, tmp_path, monkeypatch):
+    cache = ScoreCache(tmp_path / "cache")
+    first, _ = run_leaderboard(registry, _plan(data_dir), cache)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a cached cell was computed again")
+
+    monkeypatch.setattr("simpeval.metaeval.run.run_meta_evaluation", refuse)
+    again, _ = run_leaderboard(registry, _plan(data_dir), cache)
+    assert again == first
+
+
+class SplitSimplicityDA(SimplicityDA):
+    """Simplicity-DA with every third item declared a test item (a dataset plugin's split)."""
+
+    name = "split-simplicity-da"
+
+    def item_splits(self):
+        return ["test" if i % 3 == 0 else "train" for i in range(len(self.items))]
+
+
+def test_test_split_keeps_only_test_items(registry, data_dir):
+    registry.datasets["split-simplicity-da"] = SplitSimplicityDA
+    cells, _ = run_leaderboard(registry, _plan(data_dir, datasets=["split-simplicity-da"], split="test"))
+    assert cells[0].split == "test"
+    assert {e.n for e in cells[0].entries} == {200}  # 600 items, every third
+    dataset = SplitSimplicityDA(data_dir)
+    human = dataset.human_scores("simplicity")
+    from simpeval.metaeval.compute import compute_scores
+
+    bleu = compute_scores(registry, dataset, ["bleu"], references=dataset.default_references).scores["bleu"]
+    keep = np.arange(600) % 3 == 0
+    expected = np.corrcoef(bleu[keep], human[keep])[0, 1]
+    assert cells[0].entries[0].r == pytest.approx(expected, abs=1e-9)
+
+
+def test_command_formats_and_bad_input(data_dir, tmp_path):
+    base = ["leaderboard", "--data-dir", str(data_dir), "-m", "bleu,fkgl", "--dataset", "simplicity-da",
+            "--bootstrap", "100", "--cache-dir", str(tmp_path / "c")]
+    md = CliRunner().invoke(cli, [*base, "--record-run"])
+    assert md.exit_code == 0, md.output
+    assert "## simplicity" in md.stdout and "## Headline" in md.stdout
+    assert "Computed by `simpeval leaderboard`" in md.stdout
+    data = json.loads(CliRunner().invoke(cli, [*base, "--format", "json"]).stdout)
+    assert [c["aspect"] for c in data["cells"]] == ["simplicity", "meaning", "fluency"]
+    html = CliRunner().invoke(cli, [*base, "--format", "html", "-o", str(tmp_path / "lb.html")])
+    assert html.exit_code == 0 and "data:image/svg+xml;base64," in (tmp_path / "lb.html").read_text()
+    bad = CliRunner().invoke(cli, ["leaderboard", "--dataset", "nope"])
+    assert bad.exit_code == 2 and "nope" in bad.output and "Traceback" not in bad.output
