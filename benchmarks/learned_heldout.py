@@ -1,6 +1,6 @@
 """Every shipped learned metric on the rated datasets it never saw, beside FKGL, compression ratio and SARI.
 
-    nice -n 10 python benchmarks/learned_heldout.py
+    nice -n 10 python benchmarks/learned_heldout.py [--headlines-only]
 
 For each metric (``lens-mini``, ``lens-cla-mini``: SimpEval_past; ``siera``: ASSET-valid pairs;
 ``sle-delta``: OneStopEnglish) and each rated dataset outside its ``trained_on`` (SimpEval_2022
@@ -11,6 +11,7 @@ and a ``## Headline`` section into each metric's model card (what ``simpeval met
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 from pathlib import Path
@@ -45,6 +46,12 @@ def rated(data_dir: Path, name: str):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--headlines-only", action="store_true",
+                        help="rewrite the model cards' headlines from the recorded page, without scoring")
+    if parser.parse_args().headlines_only:
+        write_headlines(headlines_from_page())
+        return
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.loo import pearson
     from simpeval.run import Run
@@ -63,7 +70,7 @@ def main() -> None:
             rows.append(f"| {metric.name} | {name} | {len(labels)} | {r:+.3f} | {base['fkgl']:+.3f} | "
                         f"{base['compression']:+.3f} | {base['sari']:+.3f} | {best} {abs(base[best]):.3f} | "
                         f"{'yes' if abs(r) >= abs(base[best]) else f'no ({abs(r) - abs(base[best]):+.3f})'} |")
-            headline.setdefault(metric, []).append(f"{name} r {r:+.2f} (best baseline {best} {base[best]:+.2f})")
+            headline.setdefault(metric.name, []).append(f"{name} r {r:+.2f} (best baseline {best} {base[best]:+.2f})")
     table = ["| metric | dataset (never trained on) | n | r | FKGL r | compression r | SARI r | best baseline | metric >= best? |",
              "|---|---|---|---|---|---|---|---|---|", *rows]
     PAGE.write_text("\n".join([
@@ -74,9 +81,27 @@ def main() -> None:
         "metric's `trained_on`, beside the simple baselines on the same items. simpq's own leave-one-dataset-out "
         "table: [simpq.md](simpq.md).", "", *table, "",
         f"Load average at the end: {os.getloadavg()[0]:.1f}.", ""]), encoding="utf-8")
-    for metric, cells in headline.items():
-        write_headline(Path(metric.model_card or ""), metric, cells)
+    write_headlines(headline)
     print("\n".join(table))
+
+
+def headlines_from_page() -> dict[str, list[str]]:
+    """The headline cells, read back from the table the last full run wrote."""
+    cells: dict[str, list[str]] = {}
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        parts = [p.strip() for p in line.strip("|").split("|")]
+        if len(parts) != 9 or not parts[2].isdigit():
+            continue
+        metric, dataset, r, best = parts[0], parts[1], parts[3], parts[7].split()
+        signed = dict(zip(("fkgl", "compression", "sari"), parts[4:7]))[best[0]]
+        cells.setdefault(metric, []).append(f"{dataset} r {float(r):+.2f} (best baseline {best[0]} {float(signed):+.2f})")
+    return cells
+
+
+def write_headlines(cells: dict[str, list[str]]) -> None:
+    for metric in metrics():
+        if metric.name in cells:
+            write_headline(Path(metric.model_card or ""), metric, cells[metric.name])
 
 
 def write_headline(card: Path, metric, cells: list[str]) -> None:

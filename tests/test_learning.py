@@ -34,6 +34,7 @@ def test_select_takes_the_best_mean_left_out_correlation():
     assert chosen == max(tables, key=lambda k: loo.mean_r(tables[k]))
     assert loo.pearson([1, 2, 3], [2, 4, 7]) == pytest.approx(0.9933, abs=1e-4)
     assert np.isnan(loo.pearson([1, 1, 1], [1, 2, 3]))
+    assert loo.pearson([1, 2, float("nan"), 3], [2, 4, 100, 7]) == pytest.approx(0.9933, abs=1e-4)  # NaN items left out
 
 
 def test_simpeval_2022_is_never_training_data(data_dir):

@@ -18,8 +18,14 @@ Predict = Callable[[object, np.ndarray], np.ndarray]
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson's r (nan when either side is constant)."""
+    """Pearson's r over the pairs where both are numbers (nan when either side is constant).
+
+    A metric's NaN means "undefined for this item" (an empty output has no sentence to read),
+    so such items are left out rather than turning the whole correlation into NaN.
+    """
     x, y = np.asarray(x, float), np.asarray(y, float)
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
     dx, dy = x - x.mean(), y - y.mean()
     norm = np.sqrt((dx @ dx) * (dy @ dy))
     return float(dx @ dy / norm) if norm > 0 else float("nan")
