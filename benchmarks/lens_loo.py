@@ -29,6 +29,7 @@ SEEDS = (0,)
 def main() -> None:
     import torch
 
+    from simpeval import models
     from simpeval.datadir import resolve_data_dir
     from simpeval.run import Run
     from simpeval.learning.baselines import baseline_scores
@@ -48,7 +49,7 @@ def main() -> None:
     rows, summary = [], []
     run = Run()  # both variants reuse the texts' embeddings
     for variant, label in VARIANTS.items():
-        config = LensConfig(encoder=DEFAULT_ENCODER, layers=layer_count(DEFAULT_ENCODER),
+        config = LensConfig(**models.encoder_reference(DEFAULT_ENCODER, "LENS"), layers=layer_count(DEFAULT_ENCODER),
                             hidden=hidden_size(DEFAULT_ENCODER), variant=variant)
         result = leave_one_dataset_out(config, examples, settings, SEEDS, baselines, log=print, run=run)
         summary.append(f"- `{label}` (`simpeval train {'lens' if variant == 'lens' else 'lens-cla'}`): seed "

@@ -93,14 +93,22 @@ Check = Callable[[Any], "str | None"]
 """Validates a value read back: None when it is acceptable, else what is wrong with it."""
 
 
-def checksum(value: Any) -> str:
-    """sha256 of the value's canonical JSON: what an entry stores beside its value, to detect any edit."""
-    return hashlib.sha256(json.dumps(value, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+def checksum(value: Any, key: str | None = None) -> str:
+    """sha256 of the canonical JSON of ``[key, value]`` (of ``value`` alone without a key): what an
+    entry stores beside its value, to detect any edit, and to bind the entry to its key."""
+    payload = value if key is None else [key, value]
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def _is_score(value: Any) -> bool:
-    """A real number that is finite or NaN (an undefined score); never a bool, a string or an infinity."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isinf(value)
+    """A real number that is finite or NaN (an undefined score); never a bool, a string, an infinity
+    or an integer too large for a float."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return not math.isinf(value)
+    except OverflowError:
+        return False
 
 
 def check_sentence_scores(value: Any, names: Sequence[str], n: int) -> str | None:
@@ -142,7 +150,9 @@ def _stderr_warning(message: str) -> None:
 
 
 class ScoreCache:
-    """Scores stored as ``<directory>/scores-v2/<key[:2]>/<key>.json``, each ``{"checksum", "value"}``.
+    """Scores stored as ``<directory>/scores-v3/<key[:2]>/<key>.json``, each ``{"key", "checksum", "value"}``
+    (the checksum covers key and value, so an entry moved to another key's file, or edited with
+    its checksum recomputed over the value alone, is refused).
 
     Nothing the cache does can fail a run or change its scores:
 
@@ -163,7 +173,7 @@ class ScoreCache:
         self._swept: set[Path] = set()
 
     def _path(self, key: str) -> Path:
-        return self.directory / "scores-v2" / key[:2] / f"{key}.json"
+        return self.directory / "scores-v3" / key[:2] / f"{key}.json"
 
     def get(self, key: str, check: Check | None = None) -> Any | None:
         """The stored value, or None when absent or invalid (a warning says which; it is then recomputed).
@@ -184,13 +194,22 @@ class ScoreCache:
             return self._invalid(path, "not UTF-8 text")
         try:
             entry = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # also a number over 4,300 digits, nesting too deep
             return self._invalid(path, "not JSON")
-        if not isinstance(entry, dict) or set(entry) != {"checksum", "value"}:
+        if not isinstance(entry, dict) or set(entry) != {"key", "checksum", "value"}:
             return self._invalid(path, "not a checksummed entry")
-        if entry["checksum"] != checksum(entry["value"]):
+        if entry["key"] != key:
+            return self._invalid(path, "it is the entry of another key")
+        try:
+            intact = entry["checksum"] == checksum(entry["value"], key)
+        except (ValueError, TypeError, RecursionError):  # a value json cannot write back
+            intact = False
+        if not intact:
             return self._invalid(path, "its checksum does not match its scores")
-        problem = check(entry["value"]) if check is not None else None
+        try:
+            problem = check(entry["value"]) if check is not None else None
+        except (ValueError, TypeError, OverflowError, RecursionError) as exc:
+            problem = f"a value that cannot be checked ({type(exc).__name__})"
         if problem:
             return self._invalid(path, problem)
         return entry["value"]
@@ -202,7 +221,7 @@ class ScoreCache:
         path = self._path(key)
         try:
             self._sweep(path.parent)
-            write_atomic(path, json.dumps({"checksum": checksum(value), "value": value}))
+            write_atomic(path, json.dumps({"key": key, "checksum": checksum(value, key), "value": value}))
         except OSError as exc:
             self._give_up(exc)
 

@@ -62,7 +62,8 @@ def pair_documents(named: Sequence[tuple[str, Documents]]) -> list[str]:
     (first_name, first), *rest = named
     wanted = set(first.ids)
     for name, documents in rest:
-        missing = [i for i in first.ids if i not in set(documents.ids)]
+        present = set(documents.ids)  # sets: pairing is linear in the number of documents
+        missing = [i for i in first.ids if i not in present]
         extra = [i for i in documents.ids if i not in wanted]
         if missing:
             raise UsageError(
@@ -108,7 +109,9 @@ def _read_jsonl(path: Path, option: str) -> Documents:
     """One ``{"id", "text"[, "target"]}`` object a line; blank lines are skipped."""
     documents = Documents([], [])
     seen: set[str] = set()
-    lines = _decode(_read_bytes(path, option), option, path).splitlines()
+    # "\n" alone ends a line (CRLF too): str.splitlines would also split at U+2028, U+0085 and
+    # other characters JSON allows raw inside a string
+    lines = _decode(_read_bytes(path, option), option, path).split("\n")
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -117,6 +120,10 @@ def _read_jsonl(path: Path, option: str) -> Documents:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise UsageError(f"{where} is not JSON ({exc.msg}): write one JSON object a line") from None
+        except (ValueError, RecursionError) as exc:  # an integer over 4,300 digits, nesting too deep
+            problem = "nested too deeply" if isinstance(exc, RecursionError) else "a number too long"
+            raise UsageError(f"{where} is JSON that simpeval cannot read ({problem}): write one flat "
+                             '{"id": ..., "text": ...} object a line') from None
         if not isinstance(record, dict):
             raise UsageError(f'{where} is not a JSON object: write {{"id": ..., "text": ...}}')
         doc_id, text = record.get("id"), record.get("text")
@@ -133,6 +140,11 @@ def _read_jsonl(path: Path, option: str) -> Documents:
 
 
 def _target(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise UsageError(f'{where} has "target": {value!r}: give a number (a reading level)')
-    return float(value)
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    except OverflowError:  # an integer of hundreds of digits
+        number = math.inf
+    if not math.isfinite(number):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise UsageError(f'{where} has "target": {shown}: give a number (a reading level)')
+    return number

@@ -11,3 +11,10 @@ class UsageError(Exception):
 
 class PluginLoadError(Exception):
     """A plugin failed to import or register; the others keep working."""
+
+
+class PluginError(Exception):
+    """A plugin's code raised (a bug of that plugin, not bad input); the message names the plugin.
+
+    The CLI prints it as one line with exit status 1 (:mod:`simpeval.cli.faults`).
+    """

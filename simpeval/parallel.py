@@ -19,12 +19,15 @@ Dask is an optional extra (``pip install simpeval[dask]``), imported only here.
 
 from __future__ import annotations
 
+import re
 import threading
+from concurrent.futures import CancelledError
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from simpeval.errors import UsageError
+from simpeval.errors import PluginError, UsageError
 from simpeval.run import Run
 
 if TYPE_CHECKING:
@@ -34,6 +37,20 @@ if TYPE_CHECKING:
 Work = Sequence[tuple["Batch", "list[Task | None]"]]
 RETRIES = 1
 CONNECT_TIMEOUT = "10s"  # how long to wait for a remote scheduler before giving up
+CONNECT_SECONDS = 10.0
+NO_WORKER_SECONDS = 30.0
+"""How long a run waits with no Dask worker connected before it stops with one line."""
+DASK_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+):[0-9]{1,5}")
+"""A scheduler address: ``tcp://HOST:PORT`` (or ``tls://``, or ``HOST:PORT``)."""
+
+
+def check_dask_address(address: str) -> str:
+    """``address`` if it can be a Dask scheduler's address (or ``local``), else :class:`UsageError`
+    naming the form to give (``foo``, ``''`` and ``http://h:8786`` are not addresses)."""
+    if address == "local" or (DASK_ADDRESS.fullmatch(address) and 0 < int(address.rsplit(":", 1)[1]) < 65536):
+        return address
+    raise UsageError(f"--dask {address!r} is not a scheduler address: give tcp://HOST:PORT (what `dask scheduler` "
+                     "prints, port 8786 by default) or local")
 MESSAGE_LOG_LENGTH = 2
 """Messages each Dask connection keeps for debugging (default 1000): a message carries a batch's
 texts, so the default would keep about a thousand batches per worker in the scheduler's memory."""
@@ -73,12 +90,34 @@ def score_remote(
             )
         kept.bind_run(_WORKER.run)
         local.append(kept)
-    return score_batch(local, tasks, batch)
+    try:
+        return score_batch(local, tasks, batch)
+    except UsageError:
+        raise
+    except Exception as exc:  # a plugin's bug: named here, where its frames still are
+        from simpeval.cli.faults import fault_message
+
+        owners = {type(m).__module__.split(".")[0]: (f'plugin "{m.provided_by[2]}" ({m.provided_by[0]} '
+                                                     f'{m.provided_by[1]})', m.provided_by[0], m.provided_by[2])
+                  for m in local if m.provided_by[0] != "simpeval"}
+        message = fault_message(exc, owners)
+        if message is None:
+            raise
+        raise PluginError(message) from None
 
 
 def _failed(batch: Batch, exc: BaseException) -> Exception:
-    if isinstance(exc, UsageError):
+    if isinstance(exc, (UsageError, PluginError)):
         return exc
+    from concurrent.futures.process import BrokenProcessPool
+    from pickle import PicklingError
+
+    if isinstance(exc, BrokenProcessPool):
+        return UsageError(f"a worker process died while scoring {batch.describe()} (killed, or out of memory): "
+                          "run again with fewer --jobs, or without --jobs")
+    if isinstance(exc, PicklingError) or "pickle" in str(exc):
+        return UsageError(f"a metric cannot be sent to worker processes ({type(exc).__name__}: "
+                          f"{' '.join(str(exc).split())}): run it without --jobs")
     error = RuntimeError(f"{batch.describe()} failed after {RETRIES + 1} tries: {type(exc).__name__}: {exc}")
     error.__cause__ = exc
     return error
@@ -90,19 +129,33 @@ def _failed(batch: Batch, exc: BaseException) -> Exception:
 
 
 class ProcessExecutor:
-    """``jobs`` local worker processes (``concurrent.futures``)."""
+    """Up to ``jobs`` local worker processes (``concurrent.futures``), never more than there are
+    batches to score: the pool starts on the first batches and grows when more are handed over."""
 
     def __init__(self, jobs: int) -> None:
+        self.workers = jobs
+        self._pool: Any = None
+        self._size = 0
+
+    def _pool_for(self, n_batches: int) -> Any:
         from concurrent.futures import ProcessPoolExecutor
 
-        self.workers = jobs
-        self._pool = ProcessPoolExecutor(max_workers=jobs)
+        wanted = max(1, min(self.workers, n_batches))
+        if self._pool is None or self._size < wanted:
+            if self._pool is not None:
+                self._pool.shutdown()
+            self._pool, self._size = ProcessPoolExecutor(max_workers=wanted), wanted
+        return self._pool
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]:
         from concurrent.futures import FIRST_COMPLETED, wait
 
+        work = list(work)
+        if not work:
+            return
+        pool = self._pool_for(len(work))
         signatures = [metric.signature() for metric in metrics]
-        pending = {self._pool.submit(score_remote, metrics, signatures, tasks, batch): (batch, tasks, 0)
+        pending = {pool.submit(score_remote, metrics, signatures, tasks, batch): (batch, tasks, 0)
                    for batch, tasks in work}
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -111,15 +164,23 @@ class ProcessExecutor:
                 exc = future.exception()
                 if exc is None:
                     yield batch, future.result()
-                elif tries < RETRIES and not isinstance(exc, UsageError):
-                    pending[self._pool.submit(score_remote, metrics, signatures, tasks, batch)] = (batch, tasks, tries + 1)
+                elif tries < RETRIES and not isinstance(exc, (UsageError, PluginError)) and not _broken(exc):
+                    pending[pool.submit(score_remote, metrics, signatures, tasks, batch)] = (batch, tasks, tries + 1)
                 else:
                     for other in pending:
                         other.cancel()
                     raise _failed(batch, exc)
 
     def close(self) -> None:
-        self._pool.shutdown(cancel_futures=True)
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
+def _broken(exc: BaseException) -> bool:
+    """Whether ``exc`` says the process pool itself is gone (a retry on it would fail at once)."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    return isinstance(exc, BrokenProcessPool)
 
 
 class DaskExecutor:
@@ -133,6 +194,7 @@ class DaskExecutor:
             raise UsageError("--dask needs Dask: pip install 'simpeval[dask]'") from None
         import dask
 
+        self.address = address
         self._cluster = None
         try:
             with dask.config.set({"distributed.admin.low-level-log-length": MESSAGE_LOG_LENGTH}):
@@ -141,11 +203,12 @@ class DaskExecutor:
                                                  dashboard_address=None)
                     self._client = Client(self._cluster)
                 else:
-                    self._client = Client(address, timeout=CONNECT_TIMEOUT)
-        except OSError as exc:
+                    self._client = _within(lambda: Client(address, timeout=CONNECT_TIMEOUT), CONNECT_SECONDS + 5)
+        except (OSError, TimeoutError) as exc:
             if self._cluster is not None:
                 self._cluster.close()
-            raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}; "
+            problem = "it does not answer as a Dask scheduler" if isinstance(exc, _Late) else _one_line(exc)
+            raise UsageError(f"cannot reach the Dask scheduler at {address}: {problem}; "
                              "start one (dask scheduler) or use --dask local") from None
         self.workers = max(workers, sum(self._client.nthreads().values()))
 
@@ -158,19 +221,112 @@ class DaskExecutor:
             future = self._client.submit(score_remote, metrics, signatures, tasks, batch,
                                          retries=RETRIES, pure=False, key=f"simpeval-batch-{batch.index}-{uuid.uuid4().hex}")
             futures[future] = batch
-        for future in as_completed(futures):
-            batch = futures[future]
-            if future.status != "finished":
-                exc = future.exception()
-                for other in futures:
-                    other.cancel()
-                raise _failed(batch, exc)
-            yield batch, future.result()
+        watchdog = _Watchdog(self, list(futures))
+        try:
+            for future in as_completed(futures):
+                batch = futures[future]
+                if future.status != "finished":
+                    exc = future.exception() if future.status == "error" else None
+                    for other in futures:
+                        other.cancel()
+                    if watchdog.problem is not None:
+                        raise watchdog.problem
+                    if exc is None:  # cancelled or lost: the scheduler or its workers went away
+                        raise self._lost(f"{batch.describe()} was {future.status}")
+                    raise _failed(batch, exc)
+                yield batch, future.result()
+        except CancelledError:  # distributed's FuturesCancelledError: the connection was lost
+            raise (watchdog.problem or self._lost("its tasks were cancelled")) from None
+        finally:
+            watchdog.stop()
+
+    def _check_workers(self, idle_since: float | None) -> float | None:
+        """Between waits: one line when the scheduler is gone, or has had no worker for
+        :data:`NO_WORKER_SECONDS` (a run would otherwise wait for ever)."""
+        if self._client.status != "running":
+            raise self._lost(f"the client is {self._client.status}")
+        try:
+            workers = _within(lambda: len(self._client.nthreads()), CONNECT_SECONDS)
+        except (OSError, TimeoutError) as exc:
+            raise self._lost(_one_line(exc)) from None
+        if workers:
+            return None
+        idle_since = idle_since if idle_since is not None else time.monotonic()
+        if time.monotonic() - idle_since > NO_WORKER_SECONDS:
+            raise UsageError(f"the Dask scheduler at {self.address} has had no worker for {NO_WORKER_SECONDS:g} s: "
+                             f"start workers (dask worker {self.address}) or use --dask local")
+        return idle_since
+
+    def _lost(self, what: str) -> UsageError:
+        return UsageError(f"lost the Dask scheduler at {self.address} during the run ({what}): restart it and run "
+                          "again (batches already scored are in the cache)")
 
     def close(self) -> None:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+POLL_SECONDS = 2.0
+"""How often a Dask run that is waiting checks that its scheduler and workers are still there."""
+
+
+class _Watchdog:
+    """Beside a Dask run: every :data:`POLL_SECONDS`, checks that the scheduler is there and has
+    workers (:meth:`DaskExecutor._check_workers`); when not, records the one-line error and cancels
+    the run's futures, so the waiting loop wakes up and raises it instead of waiting for ever."""
+
+    def __init__(self, executor: DaskExecutor, futures: list[Any]) -> None:
+        self.problem: UsageError | None = None
+        self._executor, self._futures = executor, futures
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="simpeval-dask-watchdog", daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        idle_since = None
+        while not self._stopped.wait(POLL_SECONDS):
+            try:
+                idle_since = self._executor._check_workers(idle_since)
+            except UsageError as exc:
+                self.problem = exc
+                for future in self._futures:
+                    future.cancel()
+                return
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._futures = []
+
+
+class _Late(TimeoutError):
+    """A call that did not return in time (the peer accepted the connection but never answered)."""
+
+
+def _within(call: Any, seconds: float) -> Any:
+    """``call()`` in a daemon thread, waited for ``seconds``: a call that blocks (a server that is
+    not a Dask scheduler never finishes the handshake) raises :class:`_Late` and is abandoned."""
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # carried to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="simpeval-dask-call", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        raise _Late(f"no answer in {seconds:g} s")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
 
 
 class _Closing:

@@ -214,7 +214,7 @@ class Registry:
             only = pm.subset_hook_caller(hook_name, remove_plugins=[p for p in implementers if p is not plugin])
             try:
                 results = only(**arguments(info))
-            except Exception as exc:  # a third party's bug must not take simpeval down
+            except PLUGIN_FAULTS as exc:  # a third party's bug must not take simpeval down
                 info.fail(f'Error in {hook_name} of simpeval plugin "{info.name}": {_describe(exc)}', strict, exc)
                 continue
             yield info, results
@@ -292,10 +292,53 @@ def _load_entry_points(pm: pluggy.PluginManager, strict: bool) -> list[PluginInf
         if info.disabled:
             continue
         try:
-            pm.register(ep.load(), name=ep.name)
-        except Exception as exc:  # a third party's bug must not take simpeval down
+            pm.register(_load_within(ep, import_timeout()), name=ep.name)
+        except PLUGIN_FAULTS as exc:  # a third party's bug must not take simpeval down
             info.fail(f'Error loading simpeval plugin "{ep.name}": {_describe(exc)}', strict, exc)
     return infos
+
+
+PLUGIN_FAULTS = (Exception, SystemExit, KeyboardInterrupt)
+"""What a plugin's import or hook may raise without ending the command: ``sys.exit()`` or a
+``KeyboardInterrupt`` raised by plugin code is its bug, recorded against it like any other."""
+
+IMPORT_TIMEOUT_ENV = "SIMPEVAL_PLUGIN_IMPORT_TIMEOUT"
+DEFAULT_IMPORT_TIMEOUT = 30.0
+
+
+class PluginImportTimeout(Exception):
+    """A plugin's import did not finish in time (it blocks on a lock, the network, stdin...)."""
+
+
+def import_timeout() -> float:
+    """Seconds a plugin's import may take: ``$SIMPEVAL_PLUGIN_IMPORT_TIMEOUT``, else 30."""
+    try:
+        return max(0.1, float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT)))
+    except ValueError:
+        return DEFAULT_IMPORT_TIMEOUT
+
+
+def _load_within(ep: Any, timeout: float) -> Any:
+    """``ep.load()`` in a daemon thread, waited for ``timeout`` seconds: an import that blocks
+    becomes this plugin's error, and the command goes on (the thread is abandoned)."""
+    import threading
+
+    outcome: dict[str, Any] = {}
+
+    def load() -> None:
+        try:
+            outcome["plugin"] = ep.load()
+        except BaseException as exc:  # carried to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=load, name=f"simpeval-plugin-{ep.name}", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise PluginImportTimeout(f"its import did not finish in {timeout:g} s (set {IMPORT_TIMEOUT_ENV} to wait longer)")
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["plugin"]
 
 
 def _check_pending(pm: pluggy.PluginManager, infos: list[PluginInfo], strict: bool) -> None:
@@ -349,6 +392,9 @@ def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, chec
     except (TypeError, ValueError) as exc:
         info.fail(f'Error registering simpeval plugin "{info.name}": {exc}', strict, exc)
         return
+    except Exception as exc:  # e.g. a score_names() that raises: the plugin's bug, not simpeval's
+        info.fail(f'Error registering simpeval plugin "{info.name}": {_describe(exc)}', strict, exc)
+        return
     target[cls.name] = cls
     registry.provider[cls.name] = info
     if check is _check_metric:
@@ -362,6 +408,8 @@ def _check_metric(registry: Registry, cls: Any) -> dict[str, type]:
         raise TypeError(f"{cls!r} is not a simpeval.Metric subclass")
     if not cls.name:
         raise TypeError(f"metric class {cls.__qualname__} has no name")
+    if not isinstance(cls.name, str):
+        raise TypeError(f"metric class {cls.__qualname__} has the name {cls.name!r}, not a string: name it in quotes")
     check_contract(cls)
     for score in cls.score_names():
         owner = registry.sub_score_owner(score)

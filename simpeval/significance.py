@@ -22,11 +22,13 @@ tests draw exactly sacrebleu's resamples and swaps, so their p-values and interv
 equal sacrebleu's (``tests/test_significance.py``). One deliberate difference: a resampled
 difference counts against the null when it is *at least* as large as the observed one
 (sacrebleu counts strictly larger ones), the textbook permutation p-value, so a system compared
-with itself gets p = 1, not 1/(N+1).
+with itself gets p = 1, not 1/(N+1). On fewer than :data:`MIN_PAIRED_ITEMS` items both tests give
+p = NaN (no claim).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,6 +38,12 @@ Scorer = Callable[[np.ndarray], np.ndarray]
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 _CHUNK_CELLS = 1 << 22  # rows x items materialised at once (about 32 MB of float64)
+MIN_PAIRED_ITEMS = 6
+"""The fewest items on which a paired test makes a claim. On ``n`` items the exact paired
+permutation test cannot give a two-sided p-value below ``2 / 2**n`` (0.0625 for 5 items), so
+no difference on fewer than 6 items is significant at 0.05; resampling tests would still
+print p = 0.001 there (every resample of one item is that item). Below this, both tests
+report p = NaN: no claim either way."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,13 @@ class PairedTest:
     interval: Interval
 
     def significant(self, alpha: float = 0.05) -> bool:
+        """Whether p < ``alpha`` (never on fewer than :data:`MIN_PAIRED_ITEMS` items: p is NaN there)."""
         return self.p_value < alpha
+
+
+def enough_items(n_items: int) -> bool:
+    """Whether a paired test on ``n_items`` items can make a claim (:data:`MIN_PAIRED_ITEMS`)."""
+    return n_items >= MIN_PAIRED_ITEMS
 
 
 def mean_statistics(values: np.ndarray) -> tuple[np.ndarray, Scorer]:
@@ -87,10 +101,14 @@ def mean_statistics(values: np.ndarray) -> tuple[np.ndarray, Scorer]:
     return stats, scorer
 
 
-def _chunks(n_rows: int, n_items: int) -> list[slice]:
-    """Row slices of at most about ``_CHUNK_CELLS`` cells, a multiple of 32 rows: numpy draws 32
-    booleans per 32-bit word, so chunked swaps equal one draw of all (sacrebleu's) on any corpus."""
-    step = max(32, _CHUNK_CELLS // max(1, n_items) // 32 * 32)
+def _chunks(n_rows: int, n_items: int, multiple: int = 32) -> list[slice]:
+    """Row slices of at most about ``_CHUNK_CELLS`` cells, each a multiple of ``multiple`` rows.
+
+    Approximate randomization needs 32: numpy draws 32 booleans per 32-bit word, so chunked
+    swaps equal one draw of all (sacrebleu's) on any corpus. Bootstrap draws need no
+    multiple (integers are drawn one after another, row after row).
+    """
+    step = max(multiple, _CHUNK_CELLS // max(1, n_items) // multiple * multiple)
     return [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
 
@@ -141,10 +159,24 @@ def bootstrap_interval(
     stats: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_samples: int = BOOTSTRAP_SAMPLES
 ) -> list[Interval]:
     """Bootstrap mean and 95% interval of each of the scorer's sub-scores for one system."""
-    stats = np.asarray(stats, dtype=float)
-    weights = bootstrap_weights(len(stats), n_samples, rng)
-    scores = np.concatenate([_resampled_scores(weights[c], stats, scorer) for c in _chunks(n_samples, len(stats))])
+    (scores,) = _resampled(rng, n_samples, np.asarray(stats, dtype=float), scorer=scorer)
     return [interval_of(scores[:, j]) for j in range(scores.shape[1])]
+
+
+def _resampled(rng: np.random.Generator, n_samples: int, *systems: np.ndarray, scorer: Scorer) -> list[np.ndarray]:
+    """Each system's scores on the same ``n_samples`` resamples of its items, ``(n_samples, s)`` each.
+
+    The resamples are drawn a chunk of rows at a time (:func:`_chunks`), so memory stays
+    bounded whatever resamples x items; the generator yields the same draws row after row
+    either way, so the scores equal those of one ``(n_samples, n_items)`` draw (sacrebleu's).
+    """
+    n_items = len(systems[0])
+    scores: list[list[np.ndarray]] = [[] for _ in systems]
+    for chunk in _chunks(n_samples, n_items, multiple=1):
+        weights = bootstrap_weights(n_items, chunk.stop - chunk.start, rng)
+        for collected, stats in zip(scores, systems):
+            collected.append(_resampled_scores(weights, stats, scorer))
+    return [np.concatenate(collected) for collected in scores]
 
 
 def full_scores(stats: np.ndarray, scorer: Scorer) -> np.ndarray:
@@ -181,17 +213,14 @@ def paired_bootstrap(
     The same resamples give the system's 95% interval.
     """
     baseline, system = _check_pair(baseline, system)
-    weights = bootstrap_weights(len(baseline), n_samples, rng)
-    chunks = _chunks(n_samples, len(baseline))
-    base_scores = np.concatenate([_resampled_scores(weights[c], baseline, scorer) for c in chunks])
-    sys_scores = np.concatenate([_resampled_scores(weights[c], system, scorer) for c in chunks])
+    base_scores, sys_scores = _resampled(rng, n_samples, baseline, system, scorer=scorer)
     base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
     tests = []
     for j in range(sys_scores.shape[1]):
         diffs = np.abs(sys_scores[:, j] - base_scores[:, j])
         observed = abs(sys_full[j] - base_full[j])
-        tests.append(PairedTest(float(sys_full[j]), float(base_full[j]),
-                                p_value(diffs - diffs.mean(), observed), interval_of(sys_scores[:, j])))
+        p = p_value(diffs - diffs.mean(), observed) if enough_items(len(baseline)) else math.nan
+        tests.append(PairedTest(float(sys_full[j]), float(base_full[j]), p, interval_of(sys_scores[:, j])))
     return tests
 
 
@@ -221,7 +250,9 @@ def approximate_randomization(
 def ar_p_values(
     baseline: np.ndarray, system: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_trials: int = AR_TRIALS
 ) -> np.ndarray:
-    """The approximate-randomization p-value of each sub-score (see :func:`approximate_randomization`)."""
+    """The approximate-randomization p-value of each sub-score (see :func:`approximate_randomization`);
+    NaN on fewer than :data:`MIN_PAIRED_ITEMS` items (the trials are still drawn, so the generator
+    advances as it always does)."""
     baseline, system = _check_pair(baseline, system)
     delta = baseline - system
     sys_total = system.sum(axis=0)
@@ -234,4 +265,6 @@ def ar_p_values(
         null.append(np.abs(_as_2d(scorer(pseudo_a)) - _as_2d(scorer(pseudo_b))))
     null_diffs = np.concatenate(null)
     observed = np.abs(_full_scores(system, scorer) - _full_scores(baseline, scorer))
+    if not enough_items(len(baseline)):
+        return np.full(null_diffs.shape[1], math.nan)
     return np.array([p_value(null_diffs[:, j], observed[j]) for j in range(null_diffs.shape[1])])

@@ -24,8 +24,39 @@ def format_cell(value: Any, digits: int = 4) -> str:
 
 
 def csv_cells(row: Sequence[Any]) -> list[Any]:
-    """A row as CSV writes it: floats at full precision (``repr``), anything else as it is."""
-    return [repr(v) if isinstance(v, float) else v for v in row]
+    """A row as CSV writes it: floats at full precision (``repr``), text made inert, anything else as it is."""
+    return [repr(v) if isinstance(v, float) else csv_text(v) if isinstance(v, str) else v for v in row]
+
+
+# Escaping, in one place: text from file names, document ids and score columns reaches every
+# format, and must stay text there (never a formula, a LaTeX command, HTML or a table break).
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """A text cell a spreadsheet will not run: one starting like a formula (``=``, ``+``, ``-``, ``@``)
+    gets a leading apostrophe (OWASP's advice). Numbers never pass through here."""
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+_MARKDOWN_SPECIAL = set("\\`*[]<>|&")  # "_" inside a word is no emphasis (CommonMark)
+
+
+def markdown_text(text: str) -> str:
+    """Text shown literally in a Markdown table or list: Markdown and HTML characters escaped, a line
+    break (which would end the table row) written as a space."""
+    flat = " ".join(text.splitlines())
+    return "".join("\\" + c if c in _MARKDOWN_SPECIAL else c for c in flat)
+
+
+_LATEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#",
+          "$": r"\$", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\n": " ", "\r": " "}
+
+
+def latex_text(text: str) -> str:
+    """Text typeset literally in LaTeX: every special character escaped (``\\input{x}`` stays text)."""
+    return text.translate(str.maketrans(_LATEX))
 
 
 def render(
@@ -45,13 +76,15 @@ def render(
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(columns)
+        writer.writerow(csv_cells(columns))
         writer.writerows(map(csv_cells, rows))
         return buffer.getvalue()
-    cells = [[format_cell(v, digits) for v in row] for row in rows]
     marks = {"table": "{}*", "markdown": "**{}**", "latex": "\\textbf{{{}}}"}
     if fmt not in marks:
         raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    escape = {"markdown": markdown_text, "latex": latex_text}.get(fmt, str)
+    columns = [escape(str(c)) for c in columns]
+    cells = [[escape(format_cell(v, digits)) for v in row] for row in rows]
     for r, c in emphasis:
         cells[r][c] = marks[fmt].format(cells[r][c])
     if fmt == "markdown":
@@ -59,9 +92,8 @@ def render(
         lines += ["| " + " | ".join(row) + " |" for row in cells]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        escape = str.maketrans({"_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#"})
-        head = " & ".join(c.translate(escape) for c in columns)
-        body = [" & ".join(cell.translate(escape) for cell in row) + r" \\" for row in cells]
+        head = " & ".join(columns)
+        body = [" & ".join(row) + r" \\" for row in cells]
         spec = "l" + "r" * (len(columns) - 1)
         return "\n".join([rf"\begin{{tabular}}{{{spec}}}", r"\toprule", head + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]) + "\n"
     widths = [max(len(str(c)), *(len(row[i]) for row in cells)) if cells else len(str(c)) for i, c in enumerate(columns)]

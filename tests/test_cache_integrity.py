@@ -71,16 +71,17 @@ def sentence_entry(directory: Path) -> Path:
 def rewrite(path: Path, value, keep_checksum: bool = False) -> None:
     """Replace the entry's value; with ``keep_checksum`` the old checksum stays (an edit by hand)."""
     entry = json.loads(path.read_text())
-    entry["checksum"] = entry["checksum"] if keep_checksum else checksum(value)
+    entry["checksum"] = entry["checksum"] if keep_checksum else checksum(value, path.stem)
     entry["value"] = value
     path.write_text(json.dumps(entry))
 
 
-def test_entries_carry_a_checksum_of_their_scores(requests, tmp_path):
+def test_entries_carry_a_checksum_of_their_key_and_scores(requests, tmp_path):
     run(requests, ScoreCache(tmp_path))
-    entry = json.loads(sentence_entry(tmp_path).read_text())
-    assert entry["value"] == {"ratio": EXPECTED, "ratio-out": [1.0, 2.0, 1.0]}
-    canonical = json.dumps(entry["value"], sort_keys=True, separators=(",", ":")).encode()
+    path = sentence_entry(tmp_path)
+    entry = json.loads(path.read_text())
+    assert entry["value"] == {"ratio": EXPECTED, "ratio-out": [1.0, 2.0, 1.0]} and entry["key"] == path.stem
+    canonical = json.dumps([path.stem, entry["value"]], sort_keys=True, separators=(",", ":")).encode()
     import hashlib
 
     assert entry["checksum"] == hashlib.sha256(canonical).hexdigest()
@@ -196,3 +197,58 @@ def test_stale_temporary_files_are_removed_and_fresh_ones_kept(requests, tmp_pat
         path.unlink()
     run(requests, ScoreCache(tmp_path), corpus_level=False)
     assert not stale.exists() and fresh.exists()
+
+
+def test_entries_swapped_between_keys_are_not_served(requests, tmp_path):
+    """Two runs on different outputs leave two sentence entries; swapping their files must not
+    serve one run's scores for the other (each entry is bound to its key)."""
+    warnings: list[str] = []
+    cache = ScoreCache(tmp_path, warn=warnings.append)
+    run(requests, cache, corpus_level=False)
+    evaluate(requests, SOURCES, ["a b", "a", "a"], cache=cache, corpus_level=False)
+    first, second = [p for p in entries(tmp_path) if isinstance(json.loads(p.read_text())["value"]["ratio"], list)]
+    first_text, second_text = first.read_text(), second.read_text()
+    first.write_text(second_text)
+    second.write_text(first_text)
+    calls = Ratio.calls
+    assert run(requests, cache, corpus_level=False).sentence_scores["ratio"] == EXPECTED
+    assert Ratio.calls == calls + 1
+    assert any("it is the entry of another key" in w for w in warnings)
+
+
+def test_an_edit_with_the_old_style_checksum_recomputed_is_not_served(requests, tmp_path):
+    warnings: list[str] = []
+    cache = ScoreCache(tmp_path, warn=warnings.append)
+    run(requests, cache, corpus_level=False)
+    path = sentence_entry(tmp_path)
+    forged = {"ratio": [0.9, 0.9, 0.9], "ratio-out": [1.0, 2.0, 1.0]}
+    entry = json.loads(path.read_text())
+    path.write_text(json.dumps({**entry, "value": forged, "checksum": checksum(forged)}))
+    assert run(requests, cache, corpus_level=False).sentence_scores["ratio"] == EXPECTED
+    assert warnings == [f"ignoring a bad score cache entry ({path}: its checksum does not match its scores); "
+                        "recomputing it"]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("[" * 100_000 + "]" * 100_000, "not JSON"),
+    ('{"key": "k", "checksum": "c", "value": ' + "9" * 4301 + "}", "not JSON"),
+])
+def test_hostile_json_in_the_cache_is_a_miss(requests, tmp_path, text, problem):
+    warnings: list[str] = []
+    cache = ScoreCache(tmp_path, warn=warnings.append)
+    run(requests, cache, corpus_level=False)
+    path = sentence_entry(tmp_path)
+    path.write_text(text)
+    assert run(requests, cache, corpus_level=False).sentence_scores["ratio"] == EXPECTED
+    assert warnings == [f"ignoring a bad score cache entry ({path}: {problem}); recomputing it"]
+
+
+def test_a_four_hundred_digit_score_in_the_cache_is_a_miss(requests, tmp_path):
+    warnings: list[str] = []
+    cache = ScoreCache(tmp_path, warn=warnings.append)
+    run(requests, cache, corpus_level=False)
+    path = sentence_entry(tmp_path)
+    rewrite(path, {"ratio": [int("9" * 400), 0.5, 1.0], "ratio-out": [1.0, 2.0, 1.0]})
+    assert run(requests, cache, corpus_level=False).sentence_scores["ratio"] == EXPECTED
+    assert warnings == [f"ignoring a bad score cache entry ({path}: a ratio score that is not a finite number); "
+                        "recomputing it"]

@@ -143,3 +143,58 @@ def test_chunked_swaps_equal_one_draw(monkeypatch):
     pseudo_b = np.where(swaps, system, base).mean(axis=1)
     expected = sig.p_value(np.abs(pseudo_a - pseudo_b), abs(system.mean() - base.mean()))
     assert chunked.p_value == expected
+
+
+@pytest.mark.parametrize("test", [sig.paired_bootstrap, sig.approximate_randomization])
+@pytest.mark.parametrize("n_items", [1, 3, 5])
+def test_too_few_items_give_no_claim(test, n_items):
+    """One to five items: every resample is (nearly) the sample itself, so resampling would say
+    p = 0.001; the exact permutation test cannot go below 2/2**n >= 0.0625. No claim: p is NaN."""
+    base_stats, scorer = sig.mean_statistics(np.arange(n_items, dtype=float))
+    sys_stats, _ = sig.mean_statistics(np.arange(n_items, dtype=float) + 0.5)
+    (result,) = test(base_stats, sys_stats, scorer, np.random.default_rng(1), 1000)
+    assert np.isnan(result.p_value) and not result.significant()
+    assert result.score - result.baseline == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("test", [sig.paired_bootstrap, sig.approximate_randomization])
+def test_six_items_are_enough_for_a_claim(test):
+    base_stats, scorer = sig.mean_statistics(np.arange(6, dtype=float))
+    sys_stats, _ = sig.mean_statistics(np.arange(6, dtype=float) + 0.5)
+    (result,) = test(base_stats, sys_stats, scorer, np.random.default_rng(1), 1000)
+    assert result.p_value < 0.05 and result.significant()
+
+
+def test_bootstrap_in_chunks_equals_bootstrap_in_one_draw(monkeypatch):
+    rng = np.random.default_rng(11)
+    base_stats, scorer = sig.mean_statistics(rng.random((300, 2)))
+    sys_stats, _ = sig.mean_statistics(rng.random((300, 2)))
+    whole = sig.paired_bootstrap(base_stats, sys_stats, scorer, np.random.default_rng(12), 500)
+    interval = sig.bootstrap_interval(sys_stats, scorer, np.random.default_rng(12), 500)
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 300 * 7)  # 7 resamples a chunk: 72 chunks, the last short
+    assert len(sig._chunks(500, 300, multiple=1)) == 72
+    chunked = sig.paired_bootstrap(base_stats, sys_stats, scorer, np.random.default_rng(12), 500)
+    assert [t.p_value for t in chunked] == [t.p_value for t in whole]  # the same resamples
+    flat = [(t.score, t.baseline, t.interval.mean, t.interval.low, t.interval.high) for t in whole]
+    assert [(t.score, t.baseline, t.interval.mean, t.interval.low, t.interval.high) for t in chunked] == \
+        [pytest.approx(row, rel=1e-12) for row in flat]  # matrix products may round in another order
+    again = sig.bootstrap_interval(sys_stats, scorer, np.random.default_rng(12), 500)
+    assert [(i.mean, i.low, i.high) for i in again] == \
+        [pytest.approx((i.mean, i.low, i.high), rel=1e-12) for i in interval]
+    draws = np.random.default_rng(12).integers(0, 300, size=(500, 300))  # the one draw, by hand
+    means = np.sort(sys_stats[:, 0][draws].mean(axis=1))
+    assert interval[0].low == pytest.approx(means[12]) and interval[0].high == pytest.approx(means[487])
+
+
+def test_bootstrap_memory_does_not_grow_with_resamples_times_items():
+    """20,000 items x 1,000 resamples: one draw of all needs over 600 MB (draws, counts, weights)."""
+    import tracemalloc
+
+    stats, scorer = sig.mean_statistics(np.random.default_rng(13).random(20000))
+    tracemalloc.start()
+    try:
+        sig.paired_bootstrap(stats, stats[::-1].copy(), scorer, np.random.default_rng(14), 1000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 200 * 2**20, f"peak {peak / 2**20:.0f} MiB"

@@ -10,6 +10,7 @@ loads no plugin and no command imports torch unless a neural metric runs.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import click
@@ -33,6 +34,15 @@ class SimpevalGroup(click.Group):
             return super().invoke(ctx)
         except UsageError as exc:
             raise OneLineError(str(exc)) from None
+        except click.ClickException:
+            raise
+        except Exception as exc:  # a plugin's bug is one line naming it (simpeval.cli.faults)
+            from simpeval.cli.faults import as_plugin_fault
+
+            fault = as_plugin_fault(exc, getattr(ctx.find_root().obj, "_registry", None))
+            if fault is None:
+                raise
+            raise fault from None
 
     def resolve_command(self, ctx: click.Context, args: list[str]):
         name, command, rest = super().resolve_command(ctx, args)
@@ -160,4 +170,22 @@ _add_builtin_commands()
 
 
 def main() -> None:
+    exit_on_sigterm()
     cli(prog_name="simpeval")
+
+
+def exit_on_sigterm() -> None:
+    """SIGTERM (``kill``, a job scheduler's time limit) ends the command as Ctrl-C would: the
+    ``with`` blocks unwind, so a staged ``-o`` file is deleted instead of left behind.
+    Worker processes forked later (``--jobs``) keep the default: they just stop."""
+    main_pid = os.getpid()
+
+    def terminate(signum: int, frame: object) -> None:
+        if os.getpid() != main_pid:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise SystemExit(128 + signum)
+
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, terminate)

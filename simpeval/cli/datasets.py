@@ -31,7 +31,7 @@ def datasets_list() -> None:
 @click.option("--aspect", default=None, help="Aspect whose individual ratings to use (default: the dataset's first).")
 @click.option("--repetitions", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Repetitions of the simulated two-rater Spearman.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
 def datasets_agreement(name, aspect, repetitions, seed, fmt, data_dir) -> None:

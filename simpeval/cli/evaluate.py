@@ -49,6 +49,7 @@ class EvaluateOptions:
     def plan(self):
         """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
         unless several systems are compared)."""
+        from simpeval.cli.files import check_not_an_input
         from simpeval.cli.state import registry
         from simpeval.cli.systems import format_comparison, read_systems, resolve_inputs, with_analysis
         from simpeval.documents import is_document_input
@@ -59,6 +60,7 @@ class EvaluateOptions:
 
         orig, refs, sys_paths, test = resolve_inputs(self.orig_path, self.refs_paths, self.test_set, self.data_dir,
                                                      self.sys_paths, self.sys_dir, self.paired_bs, self.paired_ar)
+        check_not_an_input(self.output, (orig, *refs, *sys_paths))
         specs = with_analysis(self.metric_specs, bool(refs)) if self.analysis else self.metric_specs
         progress = sys.stderr.isatty() if self.progress is None else self.progress
         settings = dict(metrics=MetricSpecs(registry(), specs, self.preset), batch_size=self.batch_size,
@@ -94,7 +96,7 @@ class EvaluateOptions:
 @click.option("--all-pairs", is_flag=True, help="Compare every pair of systems (paired bootstrap, t-test on sentence scores, win/tie/loss; with --paired-ar also approximate randomization) and rank them into significance clusters per sub-score.")
 @click.option("--holm/--no-holm", default=True, show_default=True, help="--all-pairs: rank on Holm-corrected p-values.")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
-@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test's resampling.")
+@click.option("--seed", type=click.IntRange(min=0), default=12345, show_default=True, help="Seed of the paired test's resampling.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
 @click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",

@@ -3,7 +3,10 @@ results printed or written atomically."""
 
 from __future__ import annotations
 
+import errno
+import glob
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -75,25 +78,77 @@ def check_writable(output: str | None, option: str = "-o") -> None:
     """Raise :class:`UsageError` now, before any work, if ``output`` could not be written later.
 
     The file itself, or (when it does not exist yet) the nearest existing directory above it,
-    must be writable; a directory or a dangling symbolic link is refused.
+    must be writable; a directory or a dangling symbolic link is refused. A special file
+    (a device such as ``/dev/null``, a FIFO) only needs to be writable itself: it is written
+    through, never replaced.
     """
     if output is None:
         return
     path = Path(output)
-    if path.is_symlink() and not path.exists():
-        raise UsageError(f"{option} {output} is a symbolic link to nothing: remove it or pick another path")
-    if path.is_dir():
-        raise UsageError(f"{option} {output} is a directory: give a file path")
-    target = path.resolve()
-    if target.exists():
-        if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK):
+    try:
+        if path.is_symlink() and not path.exists():
+            raise UsageError(f"{option} {output} is a symbolic link to nothing: remove it or pick another path")
+        if path.is_dir():
+            raise UsageError(f"{option} {output} is a directory: give a file path")
+        target = path.resolve()
+        exists = target.exists()
+    except OSError as exc:  # a name too long, a loop of links
+        problem = "the file name is too long" if exc.errno == errno.ENAMETOOLONG else exc.strerror
+        raise UsageError(f"cannot write {option} {output}: {problem}; pick another path") from None
+    if exists:
+        special = is_special(target)
+        if not os.access(target, os.W_OK) or not (special or os.access(target.parent, os.W_OK)):
             raise UsageError(f"cannot write {option} {output}: permission denied; pick another path")
         return
+    if len(target.name.encode("utf-8", "surrogateescape")) > _name_max(target.parent):
+        raise UsageError(f"cannot write {option} {output}: the file name is too long; pick a shorter one")
     parent = target.parent
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {option} {output}: {parent} is not a writable directory; pick another path")
+
+
+def check_not_an_input(output: str | None, inputs: Sequence[str | None], option: str = "-o") -> None:
+    """Refuse an ``output`` that is one of the command's ``inputs`` (the same file, by device and
+    inode, whatever the path or link that names it): publishing would replace the input."""
+    if output is None:
+        return
+    try:
+        out = os.stat(output)
+    except OSError:
+        return  # not there yet: it cannot be an input
+    if not stat.S_ISREG(out.st_mode):
+        return  # a device or a FIFO is written through, never replaced
+    for path in inputs:
+        if path is None or path == "-":
+            continue
+        try:
+            same = os.path.samestat(out, os.stat(path))
+        except OSError:
+            continue
+        if same:
+            raise UsageError(f"{option} {output} is also an input ({path}): writing it would replace that input; "
+                             "pick another output path")
+
+
+def is_special(path: Path) -> bool:
+    """Whether ``path`` (followed through links) is a device, a FIFO or a socket rather than a regular file."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _name_max(directory: Path) -> int:
+    """The longest file name ``directory``'s file system takes (255 where it cannot be asked)."""
+    while not directory.exists():
+        directory = directory.parent
+    try:
+        return os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        return 255
 
 
 def write_output(text: str, output: str | None) -> None:
@@ -114,23 +169,30 @@ class StagedOutput:
     """A command's output, written piece by piece as it is produced and published whole at the end.
 
     The pieces go to a temporary file (beside ``output``, or in the temporary directory for
-    standard output); :meth:`publish` renames it over ``output`` (as :func:`write_output`
-    does) or copies it to standard output. Leaving the ``with`` block without publishing,
-    by an error or an interruption, deletes it: nothing half-written is ever seen.
+    standard output and for a special file such as ``/dev/null`` or a FIFO); :meth:`publish`
+    renames it over ``output`` (as :func:`write_output` does) or copies it to standard output
+    or into the special file, which is never replaced. Leaving the ``with`` block without
+    publishing, by an error or an interruption, deletes it: nothing half-written is ever seen.
+    A temporary file beside ``output`` carries its writer's process id, so one that a killed
+    run left behind is removed by the next run that writes there (:func:`sweep_stale`).
+    A full disk or a file-size limit is one line naming ``output``.
     """
 
     COPY_CHUNK = 1 << 20
 
     def __init__(self, output: str | None) -> None:
         self.output = output
-        self._target = None if output is None else Path(output).resolve()
+        self._tmp = None
         try:
-            if self._target is None:
+            self._target = None if output is None else Path(output).resolve()
+            self._special = self._target is not None and is_special(self._target)
+            if self._target is None or self._special:
                 self._handle = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
-                self._tmp = None
             else:
                 self._target.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=f".{self._target.name}.", suffix=".tmp")
+                sweep_stale(self._target)
+                fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=_temporary_prefix(self._target),
+                                           suffix=".tmp")
                 self._tmp = Path(tmp)
                 self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
         except OSError as exc:
@@ -148,12 +210,17 @@ class StagedOutput:
         return self._handle
 
     def publish(self) -> None:
-        """Make the whole output visible: rename it over ``output``, or print it."""
+        """Make the whole output visible: rename it over ``output``, or print it or write it into the special file."""
         try:
-            if self._target is None:
+            if self._target is None or self._special:
                 self._handle.seek(0)
-                while chunk := self._handle.read(self.COPY_CHUNK):
-                    click.echo(chunk, nl=False)
+                if self._target is None:
+                    while chunk := self._handle.read(self.COPY_CHUNK):
+                        click.echo(chunk, nl=False)
+                else:
+                    with open(self._target, "w", encoding="utf-8", newline="") as device:
+                        while chunk := self._handle.read(self.COPY_CHUNK):
+                            device.write(chunk)
                 self._handle.close()
                 return
             mode = stat.S_IMODE(self._target.stat().st_mode) if self._target.exists() else new_file_mode()
@@ -169,11 +236,59 @@ class StagedOutput:
     def __enter__(self) -> StagedOutput:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self._handle.close()
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        try:
+            self._handle.close()
+        except OSError:
+            pass  # the write that failed is reported below; closing flushes it again
         if self._tmp is not None:
             self._tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno in _FULL:
+            raise self._unwritable(exc) from None  # a writer (csv) wrote to the handle directly
 
     def _unwritable(self, exc: OSError) -> UsageError:
         where = "standard output" if self.output is None else f"-o {self.output}"
-        return UsageError(f"cannot write {where}: {exc.strerror}; pick another path")
+        remedy = "free some space or pick another path" if exc.errno in _FULL else "pick another path"
+        return UsageError(f"cannot write {where}: {exc.strerror or exc}; {remedy}")
+
+
+_FULL = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}
+"""A write that failed for want of room: the disk, the quota or the file-size limit (RLIMIT_FSIZE)."""
+
+
+def _temporary_prefix(target: Path) -> str:
+    """``.NAME.PID-`` (the name shortened so the temporary name stays within the file system's limit)."""
+    return f".{target.name[:100]}.{os.getpid()}-"
+
+
+_TEMPORARY = re.compile(r"\.(?P<name>.*)\.(?P<pid>[0-9]+)-[^.]*\.tmp")
+
+
+def sweep_stale(target: Path) -> None:
+    """Remove the temporary files of ``target`` that a run killed before publishing left behind:
+    those whose writer's process id is no longer running (a live writer's are left alone)."""
+    prefix_name = target.name[:100]
+    try:
+        siblings = list(target.parent.glob(f".{glob.escape(prefix_name)}.*.tmp"))
+    except OSError:
+        return
+    for path in siblings:
+        match = _TEMPORARY.fullmatch(path.name)
+        if match is None or match["name"] != prefix_name or _running(int(match["pid"])):
+            continue
+        try:
+            path.unlink()
+        except OSError:
+            pass  # another run swept it first, or it is not ours to remove
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process, or a number no process has: leave it
+    return True

@@ -51,7 +51,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Permutation-test resamples.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
               help="Bootstrap resamples for 95%% confidence intervals of r (0: none).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the resampling tests.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling tests.")
 @click.option("--scores", "score_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="CSV of per-item metric scores keyed by the dataset's item keys (repeatable).")
 @click.option("--score-columns", default=None, help="Only these --scores columns (simpeval names, comma-separated).")
@@ -73,7 +73,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import check_writable, write_output
+    from simpeval.cli.files import check_not_an_input, check_writable, write_output
     from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
@@ -82,6 +82,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
     from simpeval.parallel import open_executor
 
     check_writable(output)
+    check_not_an_input(output, score_paths)
     if score_columns and not score_paths:
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:

@@ -30,7 +30,7 @@ FORMATS = ("html", "markdown")
               help="Sub-score that picks the best and worst samples (default: the first metric).")
 @click.option("--samples", "n_samples", type=click.IntRange(min=0), default=5, show_default=True,
               help="Random, best and worst items shown, each.")
-@click.option("--seed", type=int, default=12345, show_default=True, help="Seed of the paired test and random samples.")
+@click.option("--seed", type=click.IntRange(min=0), default=12345, show_default=True, help="Seed of the paired test and random samples.")
 @click.option("--title", default="simpeval report", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
@@ -43,9 +43,9 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
     from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import write_output
+    from simpeval.cli.files import check_not_an_input, check_writable, write_output
     from simpeval.cli.state import registry
-    from simpeval.cli.systems import read_systems, resolve_inputs
+    from simpeval.cli.systems import resolve_inputs
     from simpeval.errors import UsageError
     from simpeval.report.model import build_report
 
@@ -53,11 +53,13 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths,
                                                             sys_dir, paired_bs, paired_ar)
+    check_writable(output)
+    check_not_an_input(output or ("report.html" if fmt == "html" else None), (orig_path, *refs_paths, *sys_paths))
     if no_paired and test is not None:
         raise UsageError("--no-paired turns the paired test off: drop it or --paired-bs/--paired-ar")
     if test is None and len(sys_paths) > 1 and not no_paired:
         test = "bs"
-    sources, systems, references = read_systems(orig_path, sys_paths, refs_paths)
+    sources, systems, references = read_report_inputs(orig_path, sys_paths, refs_paths)
     if all_pairs and len(systems) < 2:
         raise UsageError("--all-pairs compares systems: give two or more (--sys A --sys B, or --sys-dir DIR)")
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
@@ -74,3 +76,26 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         from simpeval.report.markdown import render_markdown
 
         write_output(render_markdown(built), output)
+
+
+def read_report_inputs(orig_path, sys_paths, refs_paths):
+    """What :func:`simpeval.cli.systems.read_systems` returns, from line files or from documents
+    (``.jsonl`` files or directories of ``.txt`` files, paired by id in ``--orig``'s order)."""
+    from simpeval.cli.systems import read_systems, system_names
+    from simpeval.documents import is_document_input, pair_documents, read_documents
+    from simpeval.errors import UsageError
+
+    named = [("--orig", orig_path), *(("--sys", p) for p in sys_paths), *(("--refs", p) for p in refs_paths)]
+    kinds = [is_document_input(path) for _, path in named]
+    if not any(kinds):
+        return read_systems(orig_path, sys_paths, refs_paths)
+    if not all(kinds):
+        option, path = named[kinds.index(False)]
+        raise UsageError(f"{option} {path} is a line file but other inputs are documents: give every input as a "
+                         "directory of .txt files or a .jsonl file")
+    read = [(f"{option} {path}", read_documents(path, option)) for option, path in named]
+    ids = pair_documents(read)
+    texts = [documents.ordered(ids) for _, documents in read]
+    systems = list(zip(system_names(sys_paths), texts[1:1 + len(sys_paths)]))
+    ref_columns = texts[1 + len(sys_paths):]
+    return texts[0], systems, [list(refs) for refs in zip(*ref_columns)] if ref_columns else None

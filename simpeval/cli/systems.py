@@ -83,6 +83,12 @@ def echo_comparison_notes(comparison, fmt: str) -> None:
         label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
         click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
                    "score (95% interval) p-value against the first system; * p < 0.05", err=True)
+        from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
+
+        n_items = comparison.baseline.result.n_items
+        if not enough_items(n_items):
+            click.echo(f"# note: {n_items} items are too few for a paired test (at least {MIN_PAIRED_ITEMS}): "
+                       "p = nan, no claim of significance", err=True)
 
 
 def comparison_records(comparison) -> list[dict]:

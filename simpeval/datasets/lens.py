@@ -56,6 +56,9 @@ class _WideRatings(Dataset):
 
     def read(self, path: Path) -> Judgements:
         rows = read_rows(path, ("original_id", "original", self.output_column, "system"))
+        if not rows:  # a header alone: the dataset reports "no rated outputs" (np.column_stack needs a column)
+            raise UsageError(f"{path}: no rated outputs in dataset \"{self.name}\": replace the file(s) with the "
+                             "released ones")
         raw_cols, z_cols = _rating_columns(list(rows[0]) if rows else [], r"rating_\d+", self.z_suffix)
         lines = test_set_lines(self.data_dir)
         items = [

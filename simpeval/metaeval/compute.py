@@ -46,6 +46,17 @@ def default_metric_specs(registry: Registry, with_references: bool) -> list[str]
     return specs
 
 
+def _reported_names(registry: Registry, names: Sequence[str]) -> list[str]:
+    """The score each ``-m`` name stands for: itself when it is a score (``sari``, ``sari-add``);
+    every sub-score of a metric whose name is none of its scores (``qe``: its features)."""
+    reported: list[str] = []
+    for name in names:
+        cls = registry.metric_class(name)
+        subs = list(cls.score_names())
+        reported.extend(subs if name == cls.name and name not in subs else [name])
+    return list(dict.fromkeys(reported))
+
+
 def compute_scores(
     registry: Registry,
     dataset: Dataset,
@@ -72,9 +83,10 @@ def compute_scores(
     from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
-    # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk)
-    wanted = list(dict.fromkeys(registry.resolve(name, options, preset, warn=False)[0]
-                                for name, options in parse_metric_specs(specs)))
+    # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk); a metric
+    # whose name is none of its scores (qe) stands for its sub-scores
+    wanted = _reported_names(registry, [registry.resolve(name, options, preset, warn=False)[0]
+                                        for name, options in parse_metric_specs(specs)])
     refs = None
     sources, outputs = dataset.sources, dataset.outputs
     if any(r.metric.requires_references for r in requests):

@@ -10,14 +10,14 @@ import math
 
 from simpeval.report.model import SAMPLE_KINDS, SystemsReport
 from simpeval.report.highlight import Span, operation_spans
-from simpeval.tables import render
+from simpeval.tables import markdown_text, render
 
 SAMPLE_TITLES = {"random": "Random items", "best": "Best items", "worst": "Worst items"}
 
 
 def render_markdown(report: SystemsReport) -> str:
     """The whole document."""
-    parts = [f"# {report.title}", "",
+    parts = [f"# {markdown_text(report.title)}", "",
              f"{len(report.sources)} items, {len(report.systems)} system(s).", "",
              "## Metrics", "", *([report.test_note(), ""] if report.test else []),
              _table(report, report.score_names, "metrics"),
@@ -29,10 +29,10 @@ def render_markdown(report: SystemsReport) -> str:
     for kind in SAMPLE_KINDS:
         parts += [f"### {SAMPLE_TITLES[kind]}", ""]
         for sample in (s for s in report.samples if s.kind == kind):
-            parts.append(f"- #{sample.index + 1}: {_escape(sample.source)}")
+            parts.append(f"- #{sample.index + 1}: {markdown_text(sample.source)}")
             for system, score in zip(report.systems, sample.scores):
                 spans = operation_spans(sample.source, system.outputs[sample.index])[1]
-                parts.append(f"  - {system.name} ({_number(score)}): {_marked(spans)}")
+                parts.append(f"  - {markdown_text(system.name)} ({_number(score)}): {_marked(spans)}")
         parts.append("")
     parts += ["## Signatures", "", *(f"- `{name}: {sig}`" for name, sig in report.signatures().items())]
     return "\n".join(parts) + "\n"
@@ -68,9 +68,5 @@ def _number(value: float) -> str:
     return "n/a" if math.isnan(value) else f"{value:.3f}"
 
 
-def _escape(text: str) -> str:
-    return "".join("\\" + c if c in "\\`*_[]<>|~" else c for c in text)
-
-
 def _marked(spans: list[Span]) -> str:
-    return " ".join(f"**{_escape(t)}**" if op in ("added", "replaced") else _escape(t) for op, t in spans)
+    return " ".join(f"**{markdown_text(t)}**" if op in ("added", "replaced") else markdown_text(t) for op, t in spans)

@@ -142,8 +142,12 @@ def build_report(
 
 
 def _marks(tests: dict) -> dict[str, str]:
-    """``p = 0.0123 *`` per tested sub-score (``*``: significantly different from the baseline, p < 0.05)."""
-    return {sub: f"p = {t.p_value:.4f}" + (" *" if t.significant() else "") for sub, t in tests.items()}
+    """``p = 0.0123 *`` per tested sub-score (``*``: significantly different from the baseline, p < 0.05);
+    ``p = n/a`` where the items were too few for any claim (:data:`simpeval.significance.MIN_PAIRED_ITEMS`)."""
+    from simpeval.significance import MIN_PAIRED_ITEMS
+
+    return {sub: (f"p = n/a (fewer than {MIN_PAIRED_ITEMS} items)" if math.isnan(t.p_value) else f"p = {t.p_value:.4f}")
+            + (" *" if t.significant() else "") for sub, t in tests.items()}
 
 
 def pick_samples(systems: Sequence[SystemScores], sources: Sequence[str], references, metric: str,

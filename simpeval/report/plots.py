@@ -21,6 +21,12 @@ def _svg(fig: Figure) -> str:
     return buffer.getvalue()
 
 
+def literal(text: str) -> str:
+    """``text`` drawn as written: matplotlib reads ``$...$`` as mathtext (a file name such as
+    ``$x^{99999}$.txt`` would be typeset, or fail to parse), so every ``$`` is escaped."""
+    return str(text).replace("$", r"\$")
+
+
 def distribution_svg(values: Mapping[str, Sequence[float]], label: str) -> str:
     """One horizontal box plot per system (NaN left out), the first system on top, mean as a diamond."""
     names = list(values)
@@ -33,8 +39,8 @@ def distribution_svg(values: Mapping[str, Sequence[float]], label: str) -> str:
     for k, patch in enumerate(box["boxes"][::-1]):
         patch.set_facecolor(COLORS[k % len(COLORS)])
         patch.set_alpha(0.75)
-    ax.set_yticks(range(1, len(names) + 1), names[::-1])
-    ax.set_xlabel(label)
+    ax.set_yticks(range(1, len(names) + 1), [literal(n) for n in names[::-1]])
+    ax.set_xlabel(literal(label))
     ax.grid(axis="x", alpha=0.3)
     return _svg(fig)
 
@@ -49,9 +55,9 @@ def stacked_bars_svg(proportions: Mapping[str, Mapping[str, float]], label: str)
     rows = list(range(len(names)))[::-1]
     for k, category in enumerate(categories):
         widths = [proportions[name].get(category, 0.0) for name in names]
-        ax.barh(rows, widths, left=left, color=COLORS[k % len(COLORS)], label=category)
+        ax.barh(rows, widths, left=left, color=COLORS[k % len(COLORS)], label=literal(category))
         left = [a + b for a, b in zip(left, widths)]
-    ax.set_yticks(rows, names)
-    ax.set_xlabel(label)
+    ax.set_yticks(rows, [literal(n) for n in names])
+    ax.set_xlabel(literal(label))
     ax.legend(ncols=min(len(categories), 5), loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
     return _svg(fig)

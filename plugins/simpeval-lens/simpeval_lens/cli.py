@@ -22,6 +22,8 @@ def _seeds(ctx, param, value: str) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
     if not seeds:
         raise click.BadParameter("give at least one seed")
+    if any(seed < 0 for seed in seeds):
+        raise click.BadParameter(f"seeds are non-negative integers, got {value!r}")
     return seeds
 
 
@@ -58,6 +60,7 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
          threads) -> None:
     import torch
 
+    from simpeval import models
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.baselines import baseline_scores
     from simpeval.learning.rated import check_trainable, load_rated
@@ -75,7 +78,7 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
     examples = {s.name: rated_examples(s) for s in sets}
     baselines = {n: baseline_scores([e.source for e in ex], [e.output for e in ex], [e.references for e in ex])
                  for n, ex in examples.items()}
-    config = LensConfig(encoder=encoder, layers=layer_count(encoder), hidden=hidden_size(encoder),
+    config = LensConfig(**models.encoder_reference(encoder, "LENS"), layers=layer_count(encoder), hidden=hidden_size(encoder),
                         variant=variant, dropout=dropout)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs)
     click.echo(", ".join(f"{n}: {len(e)} outputs" for n, e in examples.items()) + "; encoding texts")

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import CONFIG_FILE, WEIGHTS_FILE
 from simpeval_lens.losses import adaptive_target, cosine_target_loss, reconstruction_loss
@@ -47,6 +47,7 @@ class LensConfig:
     """
 
     encoder: str = DEFAULT_ENCODER
+    encoder_hash: str | None = None  # content of the encoder at training (simpeval.models.encoder_reference)
     layers: int = 7  # hidden-state layers of the encoder (embeddings + transformer layers)
     hidden: int = 384
     variant: str = "lens"
@@ -60,6 +61,11 @@ class LensConfig:
     def __post_init__(self) -> None:
         if self.variant not in VARIANTS:
             raise UsageError(f"unknown LENS variant {self.variant!r}: choose one of {', '.join(VARIANTS)}")
+
+    @property
+    def train_command(self) -> str:
+        """The command that trains a checkpoint of this variant (the remedy errors name)."""
+        return "simpeval train lens" if self.variant == "lens" else "simpeval train lens-cla"
 
     @property
     def context_literacy(self) -> bool:
@@ -191,5 +197,6 @@ def load_checkpoint(directory: str | Path) -> LensModel:
         raise UsageError(
             f"{directory} holds a broken LENS checkpoint ({type(exc).__name__}: {first_line}): train it again"
         ) from None
+    models.verified_encoder(config.encoder, config.encoder_hash, "LENS", directory, config.train_command)
     model.eval()
     return model

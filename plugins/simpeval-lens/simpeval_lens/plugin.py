@@ -58,8 +58,9 @@ class LensMini(simpeval.Metric):
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint (``shipped`` for the packaged one) and the encoder it names, by content."""
         option = f"{self.name}:checkpoint"
-        encoder = models.checkpoint_encoder(self.directory(), CONFIG_FILE, option)
-        return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None)
+        encoder, encoder_hash = models.checkpoint_encoder_reference(self.directory(), CONFIG_FILE, option)
+        return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None,
+                                             encoder_hash=encoder_hash, command=f"simpeval train {self.name}")
 
     def model(self):
         """The checkpoint's head, kept by the metric's run under the checkpoint's content hash."""

@@ -38,7 +38,7 @@ from simpeval_siera.pipeline import VARIANTS
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
               help="The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too slowly with it.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 def train_siera_command(datasets, orig, simps, data_dir, output, variant, encoder, refs_per_source, m, cap,
                         max_epochs, patience, batch_size, learning_rate, seed) -> None:
     """Train SIERA (Yamanaka and Tokunaga 2024) on (original, simplified) pairs."""

@@ -28,6 +28,7 @@ class SieraConfig:
     """
 
     encoder: str = DEFAULT_ENCODER
+    encoder_hash: str | None = None  # content of the encoder at training (models.encoder_reference)
     trainable_layers: int = 1
     max_length: int = 256
     head_dropout: float = 0.1
@@ -52,6 +53,18 @@ def resolve_encoder(name: str) -> str:
             f"give one written by save_pretrained (or {DEFAULT_ENCODER})"
         )
     return name
+
+
+def config_encoder(config: SieraConfig, directory: Path | None = None) -> str:
+    """The local encoder of ``config``, checked against the content hash stored at training (a
+    different model at the same path is refused, :func:`simpeval.models.verified_encoder`)."""
+    if config.encoder_hash is None and directory is None:
+        return resolve_encoder(config.encoder)
+    return models.verified_encoder(config.encoder, config.encoder_hash, "SIERA", directory or Path("the checkpoint"),
+                                   TRAIN_COMMAND)
+
+
+TRAIN_COMMAND = "simpeval train siera"
 
 
 def broken_checkpoint(directory: Path, exc: Exception) -> UsageError:
@@ -81,4 +94,6 @@ def read_config(directory: Path) -> SieraConfig:
 
 def checkpoint_fingerprint(directory: Path, label: str | None = None) -> str:
     """``checkpoint@hash+encoder@hash``: the checkpoint's files and the encoder it names, by content."""
-    return models.checkpoint_fingerprint(directory, read_config(directory).encoder, "siera:checkpoint", label)
+    config = read_config(directory)
+    return models.checkpoint_fingerprint(directory, config.encoder, "siera:checkpoint", label, config.encoder_hash,
+                                         TRAIN_COMMAND)

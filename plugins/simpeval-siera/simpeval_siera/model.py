@@ -25,14 +25,14 @@ from simpeval_siera.config import (
     WEIGHTS_FILE,
     SieraConfig,
     broken_checkpoint,
+    config_encoder,
     read_config,
-    resolve_encoder,
 )
 
 
 def load_tokenizer(config: SieraConfig):
     """The encoder's tokenizer, loaded by :mod:`simpeval.models` (offline, no code from the directory)."""
-    return models.load_transformers(resolve_encoder(config.encoder), "tokenizer", option="encoder")
+    return models.load_transformers(config_encoder(config), "tokenizer", option="encoder")
 
 
 class SieraModel(nn.Module):
@@ -42,7 +42,7 @@ class SieraModel(nn.Module):
         super().__init__()
         self.config = config
         encoder = models.load_transformers(
-            resolve_encoder(config.encoder), "model", option="encoder", add_pooling_layer=False
+            config_encoder(config), "model", option="encoder", add_pooling_layer=False
         )
         layers = getattr(getattr(encoder, "encoder", None), "layer", None)
         if layers is None or not 0 < config.trainable_layers < len(layers):
@@ -150,7 +150,9 @@ def load_checkpoint(directory: str | Path) -> SieraModel:
     from safetensors.torch import load_file
 
     directory = Path(directory)
-    model = SieraModel(read_config(directory))
+    config = read_config(directory)
+    config_encoder(config, directory)  # the encoder it was trained on, or one line saying it is not
+    model = SieraModel(config)
     try:
         model.load_trained_state(load_file(str(directory / WEIGHTS_FILE)))
     except (SafetensorError, RuntimeError) as exc:  # not safetensors, or weights of another shape

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from simpeval import UsageError
+from simpeval import UsageError, models
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
 from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
@@ -113,10 +113,12 @@ def train_siera(
     check_enough_sources(pairs, data.valid_fraction)
     check_writable(Path(output_dir))
     from simpeval_siera.features import FeatureCache
+    from simpeval_siera.config import resolve_encoder
     from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
     from simpeval_siera.similarity import TokenEmbedder
 
-    config = SieraConfig(encoder=encoder)
+    resolve_encoder(encoder)  # a directory that is no model is refused here, in SIERA's words
+    config = SieraConfig(**models.encoder_reference(encoder, "SIERA"))
     model = SieraModel(config)
     tokenizer = load_tokenizer(config)
     # The filter embeds with the frozen bottom: its last layer is the encoder's second to last.

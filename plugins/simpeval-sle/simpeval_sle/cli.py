@@ -28,7 +28,7 @@ _DEFAULTS = TrainSettings()
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=_DEFAULTS.learning_rate,
               show_default=True)
 @click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
-@click.option("--seed", type=int, default=_DEFAULTS.seed, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=_DEFAULTS.seed, show_default=True,
               help="Seeds the article split and the head's initialisation.")
 def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
                       seed) -> None:

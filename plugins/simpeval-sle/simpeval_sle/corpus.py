@@ -48,7 +48,13 @@ def corpus_dir(data_dir: str | Path) -> Path:
 
 def read_text(path: Path, level_name: str) -> str:
     """A file's text without its byte-order mark, carriage returns or a first line naming the level."""
-    lines = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").split("\n")
+    try:
+        lines = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").split("\n")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}): "
+                         "convert it, e.g. iconv -f latin1 -t utf-8") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}; check the corpus files") from None
     if lines and lines[0].strip().lower() == level_name.lower():
         lines = lines[1:]
     return "\n".join(line.strip() for line in lines).strip()

@@ -68,3 +68,21 @@ def test_onestopenglish_itself(data_dir):
     documents = load_corpus(data_dir)
     assert len(documents) == 3 * 189
     assert not any(d.text.startswith("Intermediate") for d in documents)
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"Intermediate\ncaf\xe9 society\n", "is not UTF-8 (byte 0xe9 at offset 16)"),
+    (None, "cannot read"),
+])
+def test_a_bad_corpus_file_is_one_line(tmp_path, content, problem):
+    from simpeval import UsageError
+
+    path = tmp_path / "Cafe-int.txt"
+    if content is None:
+        path.mkdir()  # a directory where a text file should be
+    else:
+        path.write_bytes(content)
+    import re
+
+    with pytest.raises(UsageError, match=re.escape(problem)):
+        read_text(path, "Intermediate")

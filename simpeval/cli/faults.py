@@ -1,0 +1,65 @@
+"""A plugin's exception, told in one line that names the plugin (never a traceback).
+
+A metric that raises in ``__init__``, ``signature``, ``check_inputs``, ``score_sentences`` or
+``score_corpus``, or a plugin command that raises, is a bug of that plugin, not bad input:
+the command ends with exit status 1 (2 stays "fix your input") and one line naming the plugin,
+its distribution and the two remedies (report it, or switch the plugin off). An exception
+raised by simpeval's own code keeps its traceback: it is simpeval's bug to report. Under
+``--jobs`` the worker names the plugin itself (:func:`simpeval.parallel.score_remote`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+import click
+
+from simpeval.errors import PluginError
+
+if TYPE_CHECKING:
+    from simpeval.registry import Registry
+
+PLUGIN_FAULT_EXIT = 1
+
+
+class PluginFault(click.ClickException):
+    """One line, exit status 1: a plugin's code raised."""
+
+    exit_code = PLUGIN_FAULT_EXIT
+
+
+def registry_owners(registry: Registry | None) -> dict[str, tuple[str, str, str]]:
+    """Top-level package -> ``(label, distribution, plugin name)`` of every third-party plugin."""
+    owners: dict[str, tuple[str, str, str]] = {}
+    for info in registry.plugins if registry is not None else ():
+        if info.distribution != "simpeval":
+            owners.setdefault(info.module.split(":")[0].split(".")[0], (info.label, info.distribution, info.name))
+    return owners
+
+
+def fault_message(exc: BaseException, owners: Mapping[str, tuple[str, str, str]]) -> str | None:
+    """The one line for ``exc`` when its innermost frame of plugin code belongs to one of ``owners``;
+    None when only simpeval's own code raised."""
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        owner = owners.get(str(frame.f_globals.get("__name__", "")).split(".")[0])
+        if owner is not None:
+            label, distribution, name = owner
+            text = " ".join(str(exc).split())
+            what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+            return (f"{label} failed ({what}): report it to the authors of {distribution} "
+                    f"or switch it off with -p no:{name}")
+    return None
+
+
+def as_plugin_fault(exc: Exception, registry: Registry | None) -> PluginFault | None:
+    """The :class:`PluginFault` to raise for ``exc``, or None to let it propagate."""
+    if isinstance(exc, PluginError):
+        return PluginFault(str(exc))
+    message = fault_message(exc, registry_owners(registry))
+    return None if message is None else PluginFault(message)
