@@ -35,6 +35,7 @@ class LensMini(simpeval.Metric):
     trained_on = ("simpeval-past",)
     model_card = str(CHECKPOINTS / "MODEL_CARD.md")
     shipped_directory = "lens"
+    trainer = "lens"  # the `simpeval train` command that writes this metric's checkpoints
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True, help="a directory written by `simpeval train`; 'shipped': the packaged one"),
@@ -60,7 +61,7 @@ class LensMini(simpeval.Metric):
         option = f"{self.name}:checkpoint"
         encoder, encoder_hash = models.checkpoint_encoder_reference(self.directory(), CONFIG_FILE, option)
         return models.checkpoint_fingerprint(self.directory(), encoder, option, label=SHIPPED if value == SHIPPED else None,
-                                             encoder_hash=encoder_hash, command=f"simpeval train {self.name}")
+                                             encoder_hash=encoder_hash, command=f"simpeval train {self.trainer}")
 
     def model(self):
         """The checkpoint's head, kept by the metric's run under the checkpoint's content hash."""
@@ -85,6 +86,7 @@ class LensClaMini(LensMini):
     name = "lens-cla-mini"
     description = "context/literacy-aware LENS head (Kwak et al. 2024) on frozen MiniLM, trained here on SimpEval_past"
     shipped_directory = "lens-cla"
+    trainer = "lens-cla"
 
 
 class LensCla(LensClaMini):
