@@ -80,14 +80,53 @@ def zscores(values: list[float]) -> list[float]:
     return [(v - mean) / std for v in values]
 
 
+ASPECTS = ("fluency", "meaning", "simplicity")
+
+
+def simplicity_da(data_dir: Path, n: int | None = None) -> tuple[list[dict[str, str]], dict[str, list[int]], list[float]]:
+    """Simplicity-DA's first ``n`` rows (all by default), the table's subsets (all; high quality:
+    fluency, meaning and simplicity z-scores all positive) and the human score (simplicity z-score)."""
+    items = read_csv(data_dir / "metaeval" / "simplicity_DA.csv")[:n]
+    subsets = {
+        "all": list(range(len(items))),
+        "hq": [i for i, r in enumerate(items) if all(float(r[f"{a}_zscore"]) > 0 for a in ASPECTS)],
+    }
+    return items, subsets, [float(r["simplicity_zscore"]) for r in items]
+
+
+def four_cells(values: list[float], subsets: dict[str, list[int]], human: list[float]) -> list[float]:
+    """Pearson and Spearman of ``values`` with ``human`` on each subset: one table row's four cells."""
+    out = []
+    for subset in subsets.values():
+        out.extend(correlations([values[i] for i in subset], [human[i] for i in subset]))
+    return out
+
+
+def baseline_row(name: str, cells: list[float]) -> str:
+    return f"| {name.upper()} | " + " | ".join(f"{v:.3f}" for v in cells) + " |"
+
+
+def shipped_correlations(items: list[dict[str, str]], human: list[float]) -> dict[str, tuple[float, float]]:
+    """Pearson and Spearman of the shipped checkpoint's two-way, forward and backward scores."""
+    from simpeval_siera.plugin import Siera
+
+    scores = Siera(progress=False).sentence_scores([r["orig_sent"] for r in items], [r["simp_sent"] for r in items])
+    return {way: correlations(scores[key], human)
+            for way, key in (("two_way", "siera"), ("forward", "siera-fwd"), ("backward", "siera-bwd"))}
+
+
+def shipped_text(shipped: dict[str, tuple[float, float]], n: int) -> str:
+    """The page's sentence on the shipped checkpoint's correlations (tests regenerate it)."""
+    return (f"scored now, its all-{n} values are {shipped['two_way'][0]:.3f} / {shipped['forward'][0]:.3f} / "
+            f"{shipped['backward'][0]:.3f} Pearson and\n{shipped['two_way'][1]:.3f} / {shipped['forward'][1]:.3f} / "
+            f"{shipped['backward'][1]:.3f} Spearman (two-way / forward / backward), as")
+
+
 def table_rows(scored, subsets, human):
     """Markdown rows (mean ± std over seeds), each row's mean cells keyed by ``variant-way``,
     the seeds, and the function that turns per-item scores into the table's four cells."""
     def cells(values: list[float]) -> list[float]:
-        out = []
-        for subset in subsets.values():
-            out.extend(correlations([values[i] for i in subset], [human[i] for i in subset]))
-        return out
+        return four_cells(values, subsets, human)
 
     rows, means = [], {}
     variants = [v for v in NAMES if any(c.startswith(f"siera-{v}-") for c in scored[0])]
@@ -121,18 +160,11 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(DOC.parents[2])}")
     args = parser.parse_args()
 
-    items = read_csv(args.data_dir / "metaeval" / "simplicity_DA.csv")
     scored = read_csv(args.runs / "siera_scores.csv")
-    items = items[: len(scored)]  # smoke runs score the first rows only
+    items, subsets, human = simplicity_da(args.data_dir, len(scored))  # smoke runs score the first rows only
     assert [(r["sent_id"], r["sys_name"]) for r in scored] == [(r["sent_id"], r["sys_name"]) for r in items]
-    aspects = ("fluency", "meaning", "simplicity")
-    subsets = {
-        "all": list(range(len(items))),
-        "hq": [i for i, r in enumerate(items) if all(float(r[f"{a}_zscore"]) > 0 for a in aspects)],
-    }
-    item_z = {a: zscores([float(r[a]) for r in items]) for a in aspects}
-    hq_item_z = sum(all(item_z[a][i] > 0 for a in aspects) for i in range(len(items)))
-    human = [float(r["simplicity_zscore"]) for r in items]
+    item_z = {a: zscores([float(r[a]) for r in items]) for a in ASPECTS}
+    hq_item_z = sum(all(item_z[a][i] > 0 for a in ASPECTS) for i in range(len(items)))
     raw = [float(r["simplicity"]) for r in items]
     runs = json.loads((args.runs / "runs.json").read_text())
     configs = {(r["variant"], r["seed"]): json.loads((args.runs / f"{r['variant']}-seed{r['seed']}" / "siera_config.json")
@@ -140,8 +172,7 @@ def main() -> None:
     rows, means, seeds, cells = table_rows(scored, subsets, human)
     baselines = baseline_scores(args.data_dir, items)
     base_cells = {name: cells(values) for name, values in baselines.items()}
-    for name, values in base_cells.items():
-        rows.append(f"| {name.upper()} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
+    rows.extend(baseline_row(name, values) for name, values in base_cells.items())
     raw_r = {name: correlations(baselines[name], raw)[0] for name in ("fkgl", "sari")}
     paper_all = {name: [float(v) for v in PAPER[name.upper()][:2]] for name in BASELINES}
     gaps = {name: max(abs(a - b) for a, b in zip(base_cells[name][:2], paper_all[name])) for name in BASELINES}
@@ -153,14 +184,11 @@ def main() -> None:
     total_minutes = (runs[0]["augment_seconds"] + runs[0]["cache_seconds"]
                      + sum(r["train_seconds"] + r["inference_seconds"] for r in runs)) / 60
     from simpeval.models import content_hash
-    from simpeval_siera.plugin import SHIPPED_DIR, Siera
+    from simpeval_siera.plugin import SHIPPED_DIR
 
     shipped_same = content_hash(args.runs / "silver-seed0" / "model.safetensors") == content_hash(
         SHIPPED_DIR / "model.safetensors")
-    shipped_scores = Siera(progress=False).sentence_scores([r["orig_sent"] for r in items],
-                                                           [r["simp_sent"] for r in items])
-    shipped = {way: correlations(shipped_scores[key], human)
-               for way, key in (("two_way", "siera"), ("forward", "siera-fwd"), ("backward", "siera-bwd"))}
+    shipped = shipped_correlations(items, human)
 
     def rng(values: list[float], fmt: str = ".0f") -> str:
         low, high = f"{min(values):{fmt}}", f"{max(values):{fmt}}"
@@ -252,8 +280,7 @@ What holds and what does not:
         f"| {NAMES[v]}, one seed ({configs[v, by_variant[v][0]['seed']]['train_examples']:,} training examples) | "
         f"{rng([r['train_seconds'] for r in by_variant[v]])} |\n" for v in NAMES if by_variant[v]) + f"""
 The shipped checkpoint is a +Silver seed-0 run ({'bitwise identical to this run' if shipped_same else 'from an earlier run of the same command; this run differs from it'});
-scored now, its all-{len(items)} values are {shipped['two_way'][0]:.3f} / {shipped['forward'][0]:.3f} / {shipped['backward'][0]:.3f} Pearson and
-{shipped['two_way'][1]:.3f} / {shipped['forward'][1]:.3f} / {shipped['backward'][1]:.3f} Spearman (two-way / forward / backward), as
+{shipped_text(shipped, len(items))}
 `simpeval meta-evaluate --dataset simplicity-da -m siera,siera-fwd,siera-bwd --split none` gives them.
 
 Two-way inference speed (pairs per second, 1 and 2 threads) is recorded by

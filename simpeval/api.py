@@ -156,7 +156,7 @@ def meta_evaluate(
 
     Every keyword is the command's option of the same name (see ``docs/meta-evaluation.md``);
     ``significance`` defaults to ``williams`` for Pearson and ``permutation`` otherwise, and
-    ``data_dir`` to ``$SIMPEVAL_DATA_DIR``.
+    ``data_dir`` to ``$SIMPEVAL_DATA_DIR``, else the user data directory (``simpeval data`` shows it).
 
     :returns: :class:`~simpeval.metaeval.run.Report`; ``report.result.record("bleu", "All").r`` is
         BLEU's signed correlation on the whole dataset, ``.winner`` whether no metric beats it
@@ -164,7 +164,7 @@ def meta_evaluate(
     """
     from pathlib import Path
 
-    from simpeval.datadir import resolve_data_dir
+    from simpeval.datadir import PYTHON_ARGUMENT, resolve_data_dir
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
@@ -172,7 +172,7 @@ def meta_evaluate(
         significance = "williams" if correlation == "pearson" else "permutation"
     request = Request(
         dataset=dataset,
-        data_dir=resolve_data_dir(data_dir),
+        data_dir=resolve_data_dir(data_dir, argument=PYTHON_ARGUMENT),
         metrics=None if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics)),
         aspect=aspect, raw=raw, references=references, level=level, split=split, ties=ties,
         settings=Settings(correlation=correlation, significance=significance, alpha=alpha, resamples=resamples,

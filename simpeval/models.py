@@ -17,7 +17,7 @@ must hold for all of them.
   key only when the files are equal, and no absolute path enters a signature.
   File hashes are memoised per process by path, inode, size and modification time.
 
-Locating and fingerprinting import nothing heavy; torch, transformers, bert_score
+Locating and fingerprinting import nothing heavy; torch, transformers
 and spaCy are imported by the ``load_*`` functions only.
 """
 
@@ -37,7 +37,7 @@ from simpeval.errors import UsageError
 __all__ = [
     "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_encoder_reference", "checkpoint_fingerprint",
     "content_hash", "encoder_reference", "fingerprint", "resolve_encoder", "verified_encoder", "hub_cache_dir",
-    "hub_snapshot", "is_available", "load_bert_scorer", "load_spacy",
+    "hub_snapshot", "is_available", "load_spacy",
     "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
 ]
 
@@ -376,24 +376,6 @@ def _unreadable(name: str | os.PathLike, kind: str, option: str, exc: Exception)
         f'cannot load the {kind} of model "{os.fspath(name)}" ({reason}): '
         f"pass {option}=DIR of a model saved with save_pretrained"
     )
-
-
-def load_bert_scorer(model: str, option: str = "model", **kwargs: Any) -> Any:
-    """A ``bert_score.BERTScorer`` over the checked local copy of ``model``.
-
-    bert_score calls ``from_pretrained`` itself (without ``trust_remote_code``), so it
-    is handed only a located directory that :func:`refuse_remote_code` has passed.
-
-    :param kwargs: passed to ``BERTScorer`` (``num_layers``, ``batch_size``, ...).
-    """
-    path = locate(model, option)
-    from bert_score import BERTScorer
-
-    try:
-        with _quiet_transformers():
-            return BERTScorer(model_type=str(path), **kwargs)
-    except (OSError, ValueError, KeyError) as exc:
-        raise _unreadable(model, "model", option, exc) from exc
 
 
 def locate_spacy(name: str, option: str = "spacy_model") -> Path:

@@ -8,13 +8,19 @@
   directory whose ``config.json`` has an ``auto_map`` naming a module in the directory,
   which writes a marker file when imported. A test runs a metric on it with ``y`` on stdin
   and checks that the marker never appears.
+- :func:`require_module`: ``pytest.importorskip`` that fails under CI instead of skipping.
+- :func:`simd_variants` and :func:`run_pytest_under_simd_variants`: re-run tests (the reproduced-page
+  regenerations) with numpy's SIMD dispatch switched off by ``NPY_DISABLE_CPU_FEATURES``, so a published
+  number that depends on the CPU (AVX2, AVX-512) fails on any machine, not only on the one that differs.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from simpeval.datadir import DATA_DIR_ENV
@@ -95,3 +101,55 @@ def save_tiny_bert(directory: str | Path, words: Iterable[str], seed: int = 0) -
                         vocab_size=len(vocab), max_position_embeddings=128)
     BertModel(config).save_pretrained(str(directory))
     return directory
+
+
+def require_module(name: str):
+    """Import and return module ``name``; without it skip the calling test, or fail it under CI
+    (``pytest.importorskip`` alone would let CI pass while checking nothing)."""
+    import importlib
+
+    import pytest
+
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        if in_ci():
+            pytest.fail(f"CI=true but {name} cannot be imported ({exc}): install the README's requirements",
+                        pytrace=False)
+        pytest.skip(f"{name} is not installed", allow_module_level=True)
+
+
+def simd_variants() -> dict[str, list[str]]:
+    """``{"baseline": features to disable}``: every SIMD target numpy dispatches to at run time on this CPU
+    (AVX2 and AVX-512 alike), so that only the build's baseline is left; empty when numpy dispatches to
+    nothing beyond its baseline here. Every machine then compares its own dispatch (AVX-512, AVX2, ...)
+    with none, which is where tie orders and reductions differ. Names are numpy's own (``AVX2``,
+    ``AVX512_SKX`` before numpy 2.4; ``X86_V3``, ``X86_V4``, ``AVX512_ICL`` from 2.4 on)."""
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    active = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]
+    return {"baseline": active} if active else {}
+
+
+def run_pytest_under_simd_variants(args: Sequence[str], cwd: str | Path) -> dict[str, list[str]]:
+    """Run ``python -m pytest ARGS`` once per :func:`simd_variants` entry with ``NPY_DISABLE_CPU_FEATURES``
+    set, fail the calling test with pytest's output when a run fails or numpy did not drop the features,
+    and return the variants run. Each run first checks, in its own process, that the features are off."""
+    import pytest
+
+    check = ("from simpeval.testing import simd_variants; import os, sys; "
+             "off = os.environ['NPY_DISABLE_CPU_FEATURES'].split(); "
+             "left = [f for f in off if f in simd_variants().get('baseline', [])]; "
+             "sys.exit(f'numpy still dispatches to {left}' if left else 0)")
+    variants = simd_variants()
+    for name, features in variants.items():
+        env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": " ".join(features)}
+        probe = subprocess.run([sys.executable, "-c", check], env=env, cwd=cwd, capture_output=True, text=True)
+        if probe.returncode:
+            pytest.fail(f"{name}: NPY_DISABLE_CPU_FEATURES had no effect: {probe.stderr.strip()}", pytrace=False)
+        run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                             env=env, cwd=cwd, capture_output=True, text=True)
+        if run.returncode:
+            pytest.fail(f"with numpy's {' '.join(features)} dispatch disabled ({name}):\n{run.stdout[-4000:]}",
+                        pytrace=False)
+    return variants

@@ -1,4 +1,5 @@
-"""CI cannot pass empty: without its data directory a data test skips locally and fails under CI=true."""
+"""CI cannot pass empty: without its data directory or an installed module a test skips locally and fails
+under CI=true."""
 
 from __future__ import annotations
 
@@ -20,8 +21,18 @@ USES_DATA = textwrap.dedent('''
 PLUGIN_CONFTESTS = sorted(Path(__file__).parents[1].glob("plugins/*/tests/conftest.py"))
 
 
-def _pytest(tmp_path: Path, ci: str | None, data_dir: Path) -> subprocess.CompletedProcess:
-    (tmp_path / "test_uses_data.py").write_text(USES_DATA)
+NEEDS_MODULE = textwrap.dedent('''
+    from simpeval.testing import require_module
+
+    def test_needs_module():
+        assert require_module("simpeval_no_such_module")
+''')
+
+ROOT = Path(__file__).parents[1]
+
+
+def _pytest(tmp_path: Path, ci: str | None, data_dir: Path, test: str = USES_DATA) -> subprocess.CompletedProcess:
+    (tmp_path / "test_uses_data.py").write_text(test)
     env = {**os.environ, "SIMPEVAL_DATA_DIR": str(data_dir)}
     env.pop("CI", None)
     if ci is not None:
@@ -46,6 +57,20 @@ def test_present_data_passes_under_ci(tmp_path):
     (tmp_path / "data" / "metaeval").mkdir(parents=True)
     done = _pytest(tmp_path, "true", tmp_path / "data")
     assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout
+
+
+def test_missing_module_skips_outside_ci_and_fails_under_ci(tmp_path):
+    done = _pytest(tmp_path, None, tmp_path, NEEDS_MODULE)
+    assert done.returncode == 0 and "1 skipped" in done.stdout, done.stdout
+    done = _pytest(tmp_path, "true", tmp_path, NEEDS_MODULE)
+    assert done.returncode != 0 and "CI=true but simpeval_no_such_module cannot be imported" in done.stdout, done.stdout
+
+
+def test_no_test_skips_on_a_missing_module_by_itself():
+    """``pytest.importorskip`` would let CI pass without the module: tests use ``require_module``."""
+    for path in [*ROOT.glob("tests/*.py"), *ROOT.glob("plugins/*/tests/*.py")]:
+        if path != Path(__file__):
+            assert "importorskip" not in path.read_text(encoding="utf-8"), path
 
 
 def test_every_data_fixture_goes_through_the_ci_rule():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from simpeval import UsageError
-from simpeval.datadir import resolve_data_dir
+from simpeval.datadir import resolve_data_dir, user_data_dir
 from simpeval.datasets.aligner import align
 from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpLikert2022
 from simpeval.datasets.metaeval import StructuralSimplicity
@@ -39,21 +39,41 @@ def test_registry_has_the_builtin_datasets():
         registry.dataset_class("simplicity")
 
 
-def test_data_dir_comes_from_the_option_or_the_environment(tmp_path, monkeypatch):
+def test_data_dir_comes_from_the_argument_the_environment_or_the_user_directory(tmp_path, monkeypatch):
     monkeypatch.delenv("SIMPEVAL_DATA_DIR", raising=False)
-    with pytest.raises(UsageError, match="--data-dir"):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    user = tmp_path / "xdg" / "simpeval"
+    assert user_data_dir() == user
+    with pytest.raises(UsageError) as info:
         resolve_data_dir(None)
-    monkeypatch.setenv("SIMPEVAL_DATA_DIR", str(tmp_path))
-    assert resolve_data_dir(None) == tmp_path
-    with pytest.raises(UsageError, match="does not exist"):
+    assert str(info.value) == (
+        f"no data directory: SIMPEVAL_DATA_DIR is not set and {user} does not exist: put the data there "
+        "(`simpeval data` lists each data set, its source and licence), or pass --data-dir DIR or set "
+        "SIMPEVAL_DATA_DIR")
+    with pytest.raises(UsageError, match=r"or pass data_dir=DIR or set") as info:
+        resolve_data_dir(None, argument="data_dir=")
+    assert "--data-dir" not in str(info.value)
+    user.mkdir(parents=True)
+    assert resolve_data_dir(None) == user
+    env = tmp_path / "env"
+    env.mkdir()
+    monkeypatch.setenv("SIMPEVAL_DATA_DIR", str(env))
+    assert resolve_data_dir(None) == env
+    assert resolve_data_dir(tmp_path) == tmp_path
+    # a place that is given but wrong is an error, never a fall-through to the next
+    with pytest.raises(UsageError, match=r"data directory .*nowhere does not exist: fix --data-dir$"):
         resolve_data_dir(tmp_path / "nowhere")
+    monkeypatch.setenv("SIMPEVAL_DATA_DIR", str(tmp_path / "nowhere"))
+    with pytest.raises(UsageError, match=r"does not exist: fix \$SIMPEVAL_DATA_DIR$"):
+        resolve_data_dir(None)
 
 
 def test_a_missing_file_names_itself_and_the_remedy(tmp_path):
     with pytest.raises(UsageError) as info:
         SimpEval2022(tmp_path)
     message = str(info.value)
-    assert "simpeval_2022.csv" in message and "--data-dir" in message and "github.com/Yao-Dou/LENS" in message
+    assert "simpeval_2022.csv" in message and "github.com/Yao-Dou/LENS" in message and "`simpeval data`" in message
+    assert "--data-dir" not in message  # the Python API raises it too
 
 
 def test_simpeval_2022_loader(tmp_path):

@@ -89,6 +89,7 @@ def test_sources_are_lines_of_the_asset_test_set(data_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("test_set", ["asset", "turk", "all", "hsplit"])
+@pytest.mark.slow
 def test_metric_classes_match_published_scores(data_dir: Path, test_set: str) -> None:
     sources, outputs, references = _inputs(data_dir, test_set)
     differences = {}

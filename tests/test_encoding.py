@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from simpeval import UsageError
+from simpeval.testing import require_module
 from simpeval.encoding import (
     TextEncoder,
     check_device,
@@ -21,7 +22,7 @@ from simpeval.encoding import (
     shared_encoder,
 )
 
-torch = pytest.importorskip("torch")
+torch = require_module("torch")
 
 
 def character_ids(texts: list[str]) -> list[dict[str, list[int]]]:

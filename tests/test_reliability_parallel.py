@@ -13,6 +13,7 @@ import simpeval
 from simpeval import parallel
 from simpeval.errors import UsageError
 from simpeval.cli import cli
+from simpeval.testing import require_module
 from simpeval.cli.parallel import max_jobs
 
 
@@ -76,7 +77,7 @@ def test_a_server_that_is_no_dask_scheduler_is_one_line(texts, monkeypatch):
 
 
 def test_a_scheduler_without_workers_is_one_line_not_a_hang(texts, monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    distributed = require_module("distributed")
     monkeypatch.setattr(parallel, "NO_WORKER_SECONDS", 1.0)
     monkeypatch.setattr(parallel, "POLL_SECONDS", 0.2)
     with distributed.LocalCluster(n_workers=0, processes=False, protocol="tcp", dashboard_address=":0") as cluster:
@@ -103,7 +104,7 @@ class SlowPlugin:
 
 
 def test_a_scheduler_lost_mid_run_is_one_line(monkeypatch):
-    distributed = pytest.importorskip("distributed")
+    distributed = require_module("distributed")
     from simpeval.registry import load_registry
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics

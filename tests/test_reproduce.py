@@ -30,6 +30,7 @@ def test_table3_printed_beside_the_paper(data_dir):
     assert "max |ours - paper| = 0.000" in result.stdout
 
 
+@pytest.mark.slow
 def test_printed_command_gives_the_printed_numbers(data_dir):
     """The exact meta-evaluate command reproduce prints, run as a user would, gives the same |r|."""
     shown = run("reproduce", "alva-manchego-2021", "--table", "9", "--data-dir", data_dir, "--format", "csv")
@@ -44,6 +45,7 @@ def test_printed_command_gives_the_printed_numbers(data_dir):
     assert ours["BLEU"] == pytest.approx(0.295, abs=0.0005)  # the paper's value
 
 
+@pytest.mark.slow
 def test_table11_prints_both_reference_sets_with_n_a_where_nothing_was_published(data_dir):
     result = run("reproduce", "alva-manchego-2021", "--table", "11", "--data-dir", data_dir, "--format", "markdown")
     assert result.exit_code == 0, result.output

@@ -21,10 +21,13 @@ sys.modules[_spec.name] = paper
 _spec.loader.exec_module(paper)
 
 
+@pytest.mark.slow
 def test_conventional_rows_match_table_1(data_dir):
     ours = paper.conventional_rows(load_registry(), data_dir)
+    assert list(ours) == ["FKGL", "BLEU (NLTK GLEU)", "SARI"]  # an empty result must not pass
     for name, values in ours.items():
         expected = paper.PAPER[paper.CONVENTIONAL[name][1]]
-        for k, (value, published) in enumerate(zip(values, expected)):
+        assert len(values) == len(paper.COLUMNS) == 7, (name, values)
+        for k, (value, published) in enumerate(zip(values, expected, strict=True)):
             tolerance = 0.001 if k < 4 else 0.005
             assert value == pytest.approx(published, abs=tolerance), (name, paper.COLUMNS[k], value, published)

@@ -1,10 +1,15 @@
-"""Documented numbers come from scripts: regenerating a reproduced-paper page changes nothing but its run time."""
+"""Documented numbers come from scripts: regenerating a reproduced-paper page changes nothing but its run time,
+on any CPU: the regeneration is run again with numpy's AVX2/AVX-512 dispatch switched off."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
 from pathlib import Path
+
+import pytest
+
+from simpeval.testing import run_pytest_under_simd_variants, simd_variants
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMING = re.compile(r"\(simpeval, \d+ s\)")
@@ -17,6 +22,7 @@ def _script(name: str):
     return module
 
 
+@pytest.mark.slow
 def test_alva_manchego_2021_page_is_what_its_script_writes(data_dir):
     """Every table, tie range, reliability figure and prose number of the page, recomputed."""
     generated = _script("reproduce_alva_manchego_2021").page(data_dir)
@@ -28,3 +34,14 @@ def test_alva_manchego_2021_page_is_what_its_script_writes(data_dir):
                  if ours != theirs]
     assert not differing, f"line {differing[0][0]} differs: regenerate with benchmarks/reproduce_alva_manchego_2021.py"
     assert len(generated_lines) == len(committed_lines)
+
+
+@pytest.mark.slow
+def test_pages_are_the_same_without_numpys_simd_dispatch(data_dir):
+    """A number that depends on the CPU (a quicksort's tie order under AVX-512, a SIMD reduction) would
+    differ between this machine's dispatch and the baseline's, and fail the regeneration there."""
+    if not simd_variants():
+        pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
+    ran = run_pytest_under_simd_variants([f"{__file__}::test_alva_manchego_2021_page_is_what_its_script_writes"],
+                                         cwd=ROOT)
+    assert "baseline" in ran

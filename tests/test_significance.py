@@ -101,6 +101,7 @@ def bleu_systems(data_dir):
 
 
 @pytest.mark.parametrize("test_type", ["bs", "ar"])
+@pytest.mark.slow
 def test_bleu_paired_tests_equal_sacrebleus(bleu_systems, test_type, monkeypatch):
     # sacrebleu's PairedTest with its default seed draws the same resamples (bs) and swaps (ar)
     from sacrebleu.metrics import BLEU

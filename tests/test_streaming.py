@@ -211,6 +211,7 @@ def _peak_bytes(folder, n, streamed):
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_streamed_memory_does_not_grow_with_the_number_of_items(tmp_path):
     for mode in ("streamed", "whole"):  # first runs load the tokenisers' tables: not part of the growth
         _peak_bytes(tmp_path / f"warm-{mode}", 20, mode == "streamed")

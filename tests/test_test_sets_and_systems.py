@@ -112,6 +112,7 @@ def test_paired_bootstrap_marks_systems_against_the_first(data_dir, outputs):
     assert all(r["low"] <= r["mean"] <= r["high"] for r in rows.values())
 
 
+@pytest.mark.slow
 def test_sys_dir_scores_every_file_and_ar_reports_p_values(data_dir, tmp_path, outputs):
     for name in ["ACCESS", "Hybrid", "UNTS"]:
         (tmp_path / name).write_bytes((outputs / name).read_bytes())
@@ -126,6 +127,7 @@ def test_sys_dir_scores_every_file_and_ar_reports_p_values(data_dir, tmp_path, o
     assert table.exit_code == 0 and "p=" in table.output and "approximate randomization, 2000 resamples" in table.output
 
 
+@pytest.mark.slow
 def test_analysis_adds_word_operations_per_system(data_dir, outputs):
     result = run("evaluate", "--test-set", "asset_test", "--sys", outputs / "ACCESS", "--sys", outputs / "Hybrid",
                  "-m", "sari", "--analysis", "--format", "json", "--data-dir", data_dir)

@@ -152,6 +152,7 @@ def train() -> None:
 
 
 def _add_builtin_commands() -> None:
+    from simpeval.cli.data import data
     from simpeval.cli.datasets import datasets
     from simpeval.cli.evaluate import evaluate
     from simpeval.cli.leaderboard import leaderboard
@@ -162,7 +163,7 @@ def _add_builtin_commands() -> None:
     from simpeval.cli.reproduce import reproduce
     from simpeval.cli.testsets import test_sets
 
-    for command in (evaluate, meta_evaluate, metrics, datasets, test_sets, reproduce, plugin, report, leaderboard):
+    for command in (evaluate, meta_evaluate, metrics, datasets, data, test_sets, reproduce, plugin, report, leaderboard):
         cli.add_command(command)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from simpeval.datadir import DATA_DIR_HELP
+
 
 @click.group("datasets")
 def datasets() -> None:
@@ -33,7 +35,7 @@ def datasets_list() -> None:
               help="Repetitions of the simulated two-rater Spearman.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help=DATA_DIR_HELP)
 def datasets_agreement(name, aspect, repetitions, seed, fmt, data_dir) -> None:
     """ICC(1,1) and simulated two-rater Spearman of a dataset's ratings (Alva-Manchego et al. 2021, §3)."""
     import dataclasses

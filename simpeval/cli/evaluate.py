@@ -97,7 +97,7 @@ class EvaluateOptions:
 @click.option("--holm/--no-holm", default=True, show_default=True, help="--all-pairs: rank on Holm-corrected p-values.")
 @click.option("--paired-n", type=click.IntRange(min=1), default=None, help="Resamples or trials of the paired test instead of its default.")
 @click.option("--seed", type=click.IntRange(min=0), default=12345, show_default=True, help="Seed of the paired test's resampling.")
-@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR, else the user data directory; see `simpeval data`).")
 @click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "

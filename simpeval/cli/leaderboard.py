@@ -8,6 +8,7 @@ import time
 import click
 
 from simpeval.cli.parallel import parallel_options
+from simpeval.datadir import DATA_DIR_HELP
 
 FORMATS = ("markdown", "html", "json")
 
@@ -35,7 +36,7 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the HTML page here (one run, two pages).")
 @click.option("--record-run", is_flag=True, help="End the page with the run's time and machine.")
-@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help=DATA_DIR_HELP)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache (no resuming).")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")

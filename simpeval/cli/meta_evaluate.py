@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from simpeval.cli.parallel import parallel_options
+from simpeval.datadir import DATA_DIR_HELP
 from simpeval.errors import UsageError
 from simpeval.metaeval import AVERAGING, CORRELATIONS, FORMATS, LEVELS, SIGNIFICANCE_TESTS, SPLITS, TIE_POLICIES
 
@@ -61,7 +62,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Write here instead of standard output.")
 @click.option("--plots", "plots_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Write scatter plots and significance heatmaps (PNG) here.")
-@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help=DATA_DIR_HELP)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None,

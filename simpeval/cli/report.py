@@ -35,7 +35,7 @@ FORMATS = ("html", "markdown")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here (atomically); default: report.html for HTML, standard output for Markdown.")
-@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR, else the user data directory; see `simpeval data`).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, paired_bs, paired_ar, no_paired,

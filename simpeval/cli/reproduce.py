@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from simpeval.datadir import DATA_DIR_HELP
 from simpeval.reproduce import PAPERS
 
 FORMATS = ("table", "markdown", "csv")
@@ -16,7 +17,7 @@ FORMATS = ("table", "markdown", "csv")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here (atomically) instead of standard output.")
-@click.option("--data-dir", default=None, help="Data directory (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help=DATA_DIR_HELP)
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 def reproduce(paper, numbers, fmt, output, data_dir, no_cache, cache_dir) -> None:

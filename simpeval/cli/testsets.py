@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import click
 
+from simpeval.datadir import DATA_DIR_HELP
+
 
 @click.command("test-sets")
-@click.option("--data-dir", default=None, help="Data directory to check (default: $SIMPEVAL_DATA_DIR).")
+@click.option("--data-dir", default=None, help=DATA_DIR_HELP)
 def test_sets(data_dir) -> None:
     """Name, references, files present, description and public source of every named test set."""
-    import os
-    from pathlib import Path
-
-    from simpeval.datadir import DATA_DIR_ENV
+    from simpeval.datadir import find_data_dir
     from simpeval.datasets.testsets import TEST_SETS, availability
     from simpeval.tables import render
 
-    chosen = data_dir or os.environ.get(DATA_DIR_ENV)
-    root = Path(chosen).expanduser() if chosen else None
+    root = find_data_dir(data_dir)
     rows = [[spec.name, len(spec.refs), availability(root, spec.name), spec.description, spec.source]
             for spec in TEST_SETS.values()]
     click.echo(render(["name", "refs", "files", "description", "source"], rows), nl=False)

@@ -86,6 +86,8 @@ class Dataset:
     - ``description``: one line for ``simpeval datasets list``;
     - ``files``: paths relative to the data directory that :meth:`read` receives;
     - ``source_url``: the public home of the files, named when one is missing;
+    - ``licence``: the files' licence as their source states it ("" when unknown: ``simpeval data``
+      then points at the source), shown by ``simpeval data`` beside a missing data set;
     - ``key_columns``: the column names that identify an item (``--scores`` files join on them);
     - ``aspects``: the human-score aspects, default first;
     - ``average_of``: the aspects the ``average`` aspect averages (empty: no ``average``);
@@ -98,6 +100,7 @@ class Dataset:
     description: ClassVar[str] = ""
     files: ClassVar[tuple[str, ...]] = ()
     source_url: ClassVar[str] = ""
+    licence: ClassVar[str] = ""
     key_columns: ClassVar[tuple[str, ...]] = ("sent_id", "sys_name")
     aspects: ClassVar[tuple[str, ...]] = ("simplicity",)
     average_of: ClassVar[tuple[str, ...]] = ()

@@ -159,6 +159,7 @@ class WikiDA(SimplicityDA):
     name = "wiki-da"
     description = "WIKI-DA (LENS): Simplicity-DA minus SimpEval_past's originals, 434 outputs"
     files = (*SimplicityDA.files, *SimpEvalPast.files)
+    licence = ""  # Simplicity-DA's CC BY-NC-SA 4.0 with SimpEval_past's terms (stated at the LENS repository)
 
     def read(self, scores_path: Path, ratings_path: Path, past_path: Path) -> Judgements:
         full = super().read(scores_path, ratings_path)

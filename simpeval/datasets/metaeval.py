@@ -87,6 +87,7 @@ class SimplicityDA(_PaperDataset):
     name = "simplicity-da"
     description = "Simplicity-DA (Alva-Manchego et al. 2021): 600 outputs, 6 systems, 0-100 direct assessment"
     files = ("metaeval/simplicity_DA.csv", "metaeval/simplicity_DA_ratings.csv")
+    licence = "CC BY-NC-SA 4.0"
     aspects = ("simplicity", "meaning", "fluency")
     average_of = ("simplicity", "meaning", "fluency")
     default_references = "asset"
@@ -106,6 +107,7 @@ class StructuralSimplicity(_PaperDataset):
     name = "structural-simplicity"
     description = "Structural Simplicity (Sulem et al. 2018c): 1,750 outputs, 25 systems, -2..2 Likert"
     files = ("metaeval/structural_simplicity.csv", "metaeval/structural_simplicity_ratings.csv")
+    licence = "CC BY-SA / CC BY-NC-SA"
     aspects = ("structural_simplicity", "simplicity", "meaning", "grammaticality")
     average_of = ("grammaticality", "meaning", "simplicity")
     default_references = "hsplit"

@@ -61,6 +61,13 @@ def _read_set(data_dir: Path, name: str) -> tuple[tuple[str, ...], ...]:
     return tuple(zip(*columns))
 
 
+def reference_set_files() -> dict[str, tuple[tuple[str, ...], str]]:
+    """``{set: (its files relative to the data directory, public source)}`` for ``simpeval data``."""
+    return {name: ((*(pattern.format(k) for k in indices), *((_OWN_SOURCES[name],) if name in _OWN_SOURCES else ())),
+                   source)
+            for name, (pattern, indices, source) in _SETS.items()}
+
+
 def test_set_references(data_dir: Path, name: str) -> list[list[str]]:
     """All 359 lines' references of set ``name`` (``asset``, ``turkcorpus``, ``hsplit`` or ``all``)."""
     if name == "all":

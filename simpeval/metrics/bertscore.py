@@ -85,6 +85,24 @@ def _truncate(model: Any, layer: int) -> bool:
     return False
 
 
+NO_LIMIT = 10**9
+"""Tokenizers saved without a length limit carry transformers' sentinel (about 1e30) as ``model_max_length``;
+anything this large means "no limit" (handing it to the fast tokenizer's truncation overflows)."""
+
+
+def _max_length(tokenizer: Any, config: Any) -> int | None:
+    """The longest input the model takes, in tokens: the tokenizer's ``model_max_length`` (as bert_score
+    uses), or, where the tokenizer states none, the config's position table (RoBERTa-style models start
+    their positions after the padding index, so two fewer); None when neither bounds it (relative positions)."""
+    limit = getattr(tokenizer, "model_max_length", None)
+    if isinstance(limit, int) and 0 < limit < NO_LIMIT:
+        return limit
+    positions = getattr(config, "max_position_embeddings", None)
+    if not isinstance(positions, int) or positions <= 0:
+        return None
+    return positions - 2 if "roberta" in str(getattr(config, "model_type", "")) else positions
+
+
 def _embedder(run: Run, model: str, layer: int | None, device: str | None, dtype: str | None, batch_size: int,
               progress: bool) -> TextEncoder:
     """The run's encoder giving, per text, unit-norm token embeddings of one layer and their weights."""
@@ -95,12 +113,13 @@ def _embedder(run: Run, model: str, layer: int | None, device: str | None, dtype
         truncated = _truncate(encoder, chosen)
         unweighted = {tokenizer.cls_token_id, tokenizer.sep_token_id}
         prefix_space = type(tokenizer).__name__.startswith(("Roberta", "GPT2"))
+        max_length = _max_length(tokenizer, encoder.config)
 
         def token_ids(texts: list[str]) -> list[dict[str, list[int]]]:
             stripped = [text.strip() for text in texts]
             extra = {"add_prefix_space": True} if prefix_space else {}
-            ids = tokenizer(stripped, add_special_tokens=True, truncation=True,
-                            max_length=tokenizer.model_max_length, **extra)["input_ids"]
+            ids = tokenizer(stripped, add_special_tokens=True, truncation=max_length is not None,
+                            max_length=max_length, **extra)["input_ids"]
             return [{"input_ids": row} for row in ids]
 
         def forward(net: Any, batch: dict[str, torch.Tensor]) -> list[tuple[torch.Tensor, ...]]:

@@ -15,6 +15,7 @@ from simpeval_cescore.syllables import count_syllables
 TOLERANCE = 1e-9
 
 
+@pytest.mark.slow
 def test_lexicons_equal_what_the_authors_load_with_pandas():
     from CEScore import Functions
 
@@ -41,6 +42,7 @@ def test_syllables_equal_the_authors_on_every_asf_word():
         Functions.fallback_cache.update(pristine)
 
 
+@pytest.mark.slow
 def test_s_m_g_ce_equal_the_authors_on_structural_simplicity(structural_simplicity_rows):
     sources = [row["orig_sent"] for row in structural_simplicity_rows]
     outputs = [row["simp_sent"] for row in structural_simplicity_rows]

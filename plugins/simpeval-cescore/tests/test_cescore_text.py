@@ -1,5 +1,7 @@
 """The token views: NLTK ``word_tokenize`` semantics, offline."""
 
+import pytest
+
 from simpeval_cescore.text import analyse, split_sentences, word_tokenize
 
 
@@ -42,6 +44,7 @@ def test_a_period_inside_a_punkt_sentence_stays_on_its_word():
 
 
 
+@pytest.mark.slow
 def test_word_by_word_retokenising_equals_tokenising_the_joined_text():
     # every alphanumeric word of SUBTLEX-US and Brysbaert, 500 to a line, both ways
     from simpeval_cescore.lexicons import percent_known, zipf
@@ -54,6 +57,7 @@ def test_word_by_word_retokenising_equals_tokenising_the_joined_text():
     assert retokenise(("i", "cannot", "gonna")) == ("i", "can", "not", "gon", "na")
 
 
+@pytest.mark.slow
 def test_tokenizer_loads_without_all_of_nltk_and_equals_nltks_own():
     """The Treebank tokenizer loads without ``import nltk`` (over a second), on stdlib ``re``;
     NLTK imported afterwards is whole and tokenises the same."""

@@ -42,6 +42,7 @@ def score(outputs, sources=None, **options):
     return EntityMatch(**options).score_sentences(sources, outputs)
 
 
+@pytest.mark.slow
 def test_hand_examples_with_spacy():
     result = score([
         SOURCE,                                                                    # unchanged

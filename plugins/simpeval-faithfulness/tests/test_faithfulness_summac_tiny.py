@@ -22,6 +22,7 @@ def zs(tiny_nli, **options) -> SummaCZS:
     return SummaCZS(model=tiny_nli, progress=False, **options)
 
 
+@pytest.mark.slow
 def test_single_sentences_match_the_model_run_directly(tiny_nli, direct_nli):
     src, out = "the cat sat on the mat.", "a cat was on a mat."
     scores = zs(tiny_nli).score_sentences([src], [out])

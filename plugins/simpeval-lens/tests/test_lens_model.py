@@ -18,6 +18,7 @@ def _config(encoder, variant="lens"):
                       head_hidden=16, projection=8)
 
 
+@pytest.mark.slow
 def test_pooled_layers_are_mean_pooled_hidden_states(tiny_encoder):
     from transformers import AutoModel, AutoTokenizer
 

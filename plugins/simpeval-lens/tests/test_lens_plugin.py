@@ -56,6 +56,7 @@ def test_missing_checkpoint_is_a_usage_error(tmp_path):
 
 
 @pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
+@pytest.mark.slow
 def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, tmp_path, command, variant):
     output = tmp_path / "ckpt"
     result = CliRunner().invoke(cli, [

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from simpeval import UsageError
+from simpeval.datadir import resolve_data_dir
 
 Pair = tuple[str, str, int]
 
@@ -85,8 +86,7 @@ def load_training_pairs(
     """Pairs of the named sets and of ``orig``/``simps`` together, with source indices kept distinct."""
     sources: list[tuple[Path, list[Path]]] = []
     if named:
-        if data_dir is None:
-            raise UsageError("named training sets need a data directory: set SIMPEVAL_DATA_DIR or --data-dir")
+        data_dir = resolve_data_dir(data_dir)
         sources.extend(named_set_files(name, data_dir) for name in named)
     if orig is not None:
         if not simps:

@@ -44,6 +44,7 @@ def test_batches_keep_both_orders_of_a_pair_together(sentences):
         assert sorted(data[i].label for i in batch) == [0, 0, 1, 1]
 
 
+@pytest.mark.slow
 def test_a_few_training_steps_reduce_the_loss(tiny_model, sentences):
     model, tokenizer = tiny_model
     data = examples(sentences)

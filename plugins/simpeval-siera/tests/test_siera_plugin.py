@@ -49,6 +49,7 @@ def write_parallel(directory, sentences):
     (directory / "simp.txt").write_text("\n".join(s for _, s in sentences) + "\n")
 
 
+@pytest.mark.slow
 def test_train_command_writes_a_checkpoint_the_metric_uses(tiny_encoder, sentences, tmp_path):
     write_parallel(tmp_path, sentences)
     output = tmp_path / "ckpt"
@@ -152,6 +153,7 @@ def test_train_command_rejects_an_encoder_directory_that_is_no_model(sentences, 
     assert not (tmp_path / "ckpt").exists()
 
 
+@pytest.mark.slow
 def test_each_distinct_pair_goes_through_the_model_once_per_run():
     metric = Siera(progress=False)
     sources = ["The cat sat on the mat.", "It was raining heavily."]

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from safetensors.torch import load_file, save_file
 from simpeval_siera.plugin import SHIPPED_DIR
 
@@ -35,6 +36,7 @@ def corpus_score(done):
     return json.loads(done.stdout)["corpus"]
 
 
+@pytest.mark.slow
 def test_changed_weights_in_place_are_scored_anew_with_the_cache_on(tmp_path):
     checkpoint = tmp_path / "ckpt"
     shutil.copytree(SHIPPED_DIR, checkpoint)
@@ -67,6 +69,7 @@ def test_a_checkpoint_whose_encoder_ships_code_is_refused(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_training_on_an_encoder_that_ships_code_is_refused(tmp_path, sentences):
     marker = tmp_path / "marker"
     encoder = save_remote_code_model(tmp_path / "encoder", marker)

@@ -33,11 +33,10 @@ _DEFAULTS = TrainSettings()
 def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
                       seed) -> None:
     """Train SLE (Cripwell et al. 2023) on OneStopEnglish's three reading levels."""
-    from simpeval import UsageError
+    from simpeval.datadir import resolve_data_dir
     from simpeval_sle.pipeline import train_sle
 
-    if data_dir is None:
-        raise UsageError("no data directory: pass --data-dir or set SIMPEVAL_DATA_DIR")
+    data_dir = resolve_data_dir(data_dir)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                              patience=patience, hidden_size=hidden_size, seed=seed)
     record = train_sle(data_dir, output, encoder, settings, log=click.echo)

@@ -31,7 +31,7 @@ def test_softened_labels_average_the_level_and_keep_the_order():
         group = labels[levels[kept] == level]
         assert group.mean() == pytest.approx(level)
         assert group.max() - group.min() == pytest.approx(2.0)
-        order = np.argsort(scores[kept][levels[kept] == level])
+        order = np.argsort(scores[kept][levels[kept] == level], kind="stable")
         assert np.all(np.diff(group[order]) >= 0)
 
 

@@ -31,6 +31,7 @@ def trained(tmp_path_factory, tiny_encoder):
     return output, result.output
 
 
+@pytest.mark.slow
 def test_training_writes_a_selected_checkpoint_and_card(trained):
     output, log = trained
     record = json.loads((output / CONFIG_FILE).read_text())["training"]
@@ -107,6 +108,7 @@ def test_a_broken_checkpoint_is_one_line(tmp_path):
         Sle(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
 
 
+@pytest.mark.slow
 def test_shipped_checkpoint_scores_a_test_article_as_the_trainer_does(data_dir, tmp_path):
     """The metric path (split, embed, head, mean) equals the trainer's (cached features, batched head)
     on a test article, and its Elementary version reads simpler than its Advanced one."""

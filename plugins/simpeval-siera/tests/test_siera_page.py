@@ -1,0 +1,50 @@
+"""docs/reproduced/siera.md's rows that need no training are what benchmarks/siera_report.py computes now:
+FKGL, BLEU and SARI on all 600 Simplicity-DA items and the high-quality subset, and the shipped
+checkpoint's correlations; and so they are on the CPU's baseline SIMD as well (numpy's AVX2/AVX-512
+dispatch off). The trained rows need the training runs (44 minutes) and are not regenerated here."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from simpeval.testing import run_pytest_under_simd_variants, shared_data_dir, simd_variants
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _report():
+    spec = importlib.util.spec_from_file_location("siera_report", ROOT / "benchmarks" / "siera_report.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+def test_baseline_rows_and_the_shipped_checkpoint_sentence_are_regenerated():
+    report = _report()
+    data_dir = shared_data_dir("metaeval")
+    items, subsets, human = report.simplicity_da(data_dir)
+    assert len(items) == 600 and len(subsets["hq"]) == 215
+    page = report.DOC.read_text(encoding="utf-8")
+    baselines = report.baseline_scores(data_dir, items)
+    rows = [report.baseline_row(name, report.four_cells(values, subsets, human)) for name, values in baselines.items()]
+    assert [row.split(" | ")[0] for row in rows] == ["| FKGL", "| BLEU", "| SARI"]
+    lines = page.splitlines()
+    for row in rows:
+        assert row in lines, f"{row} is not on the page: regenerate it with benchmarks/siera_report.py --write"
+    sentence = report.shipped_text(report.shipped_correlations(items, human), len(items))
+    assert sentence in page, f"{sentence!r} is not on the page: regenerate it with benchmarks/siera_report.py --write"
+
+
+@pytest.mark.slow
+def test_the_regenerated_rows_do_not_depend_on_numpys_simd_dispatch():
+    shared_data_dir("metaeval")
+    if not simd_variants():
+        pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
+    name = "test_baseline_rows_and_the_shipped_checkpoint_sentence_are_regenerated"
+    assert "baseline" in run_pytest_under_simd_variants([f"{__file__}::{name}"], cwd=ROOT)
