@@ -59,7 +59,8 @@ CONVENTIONAL = {
 }
 LEARNED = {"lens": ("lens-mini", "LENS (Kwak et al.'s reimplementation)"), "E": ("lens-cla-mini", None),
            "E+R": ("lens-cla-mini", "Ours E+R"), "E+R+S": ("lens-cla-mini", "Ours E+R+S")}
-SHIPPED = {"lens": "lens", "E+R+S": "lens-cla"}
+SHIPPED = {"lens": "lens", "E+R+S": "lens-cla"}  # variant -> the checkpoint directory in the plugin
+SHIPPED_METRICS = {"lens": "lens-mini", "E+R+S": "lens-cla-mini"}  # variant -> the metric that scores it
 SEEDS = (0, 1, 2)
 
 
