@@ -39,8 +39,12 @@ EASSE_VALUES = [
     ("SARI", "sari", "sari", "turkcorpus_test", "ACCESS", 41.381013, "EASSE tests/test_sari.py (from MUSS)"),
     ("compression ratio", "qe", "qe-compression", "turkcorpus_test", "ACCESS", 0.94079, "EASSE -q, quoted in issue 12"),
     ("compression ratio", "length", "length-compression", "turkcorpus_test", "ACCESS", 0.94079, "EASSE -q, quoted in issue 12"),
-    ("sentence splits", "qe", "qe-splits", "turkcorpus_test", "ACCESS", 1.2015, "EASSE -q, quoted in issue 12"),
-    ("sentence splits", "length", "length-splits", "turkcorpus_test", "ACCESS", 1.2015, "EASSE -q, quoted in issue 12"),
+    *((what, metric, sub, "turkcorpus_test", "ACCESS", 1.2000928505106778,
+       "EASSE's count_sentence_splits with NLTK's Punkt (issue 12's 1.2015 kept '. . .' as one sentence)")
+      for what, metric, sub in [("sentence splits", "qe", "qe-splits"), ("sentence splits", "length", "length-splits")]),
+    *(("FKGL", "fkgl", "fkgl", "asset_test", name, value,
+       "EASSE's corpus_fkgl with NLTK's Punkt (tests/test_metric_fkgl.py)")
+      for name, value in [("DMASS-DCSS", 7.7298081231361131), ("PBMT-R", 8.8463466533466537)]),
     *(("SARI legacy", "sari-legacy", "sari-legacy", "turkcorpus_test_legacy", f"tok.low/{name}.tok.low", value,
        "EASSE tests/test_sari.py, test_corpus_sari_legacy")
       for name, value in [("Dress-Ls", 37.266058818588216), ("Dress", 37.08210095744638),

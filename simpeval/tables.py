@@ -23,6 +23,13 @@ def format_cell(value: Any, digits: int = 4) -> str:
     return "" if value is None else str(value)
 
 
+def column_decimals(values: Collection[Any]) -> int:
+    """Decimals shared by every cell of one metric: 2 when its largest magnitude is at least 1
+    (BLEU 75.39 and SARI-add 6.54 alike), 3 for a metric below 1 (a ratio such as 0.941)."""
+    finite = [abs(v) for v in values if isinstance(v, (int, float)) and math.isfinite(v)]
+    return 2 if finite and max(finite) >= 1 else 3
+
+
 def csv_cells(row: Sequence[Any]) -> list[Any]:
     """A row as CSV writes it: floats at full precision (``repr``), text made inert, anything else as it is."""
     return [repr(v) if isinstance(v, float) else csv_text(v) if isinstance(v, str) else v for v in row]

@@ -197,13 +197,16 @@ def test_datasets_list_and_agreement(data_dir):
 def test_every_format_says_how_its_numbers_were_made(data_dir):
     args = ("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
             "--scores", data_dir / PUBLISHED, "--score-columns", "bleu")
+    from importlib.metadata import version
+
     settings = ("dataset=simplicity-da aspect=simplicity (z-scores) references=asset level=sentence "
-                "correlation=pearson significance=williams alpha=0.05")
+                "correlation=pearson significance=williams alpha=0.05 "
+                f"preset=none (today's EASSE defaults, sacrebleu {version('sacrebleu')})")
     fkgl = "fkgl: fkgl|tok:13a|lc:yes|clip:yes|version:0.1.0"
     bleu = "bleu: scores:metrics_simplicity_DA.csv"
     table = run(*args).stdout.splitlines()
     assert table[0] == f"# {settings}" and table[-3:-1] == [f"# {fkgl}", f"# {bleu}"]
-    assert table[-1].startswith("# published: Table 3")  # see tests/test_reproduce.py
+    assert table[-1].startswith("# not the paper's settings: Table 3")  # see tests/test_reproduce.py
     markdown = run(*args, "--format", "markdown").stdout.splitlines()
     assert markdown[-2:] == [f"- `{fkgl}`", f"- `{bleu}`"] and f"Settings: `{settings}`." in markdown[-4]
     latex = run(*args, "--format", "latex").stdout.splitlines()
@@ -211,3 +214,24 @@ def test_every_format_says_how_its_numbers_were_made(data_dir):
     csv_run = CliRunner().invoke(root, [str(a) for a in (*args, "--format", "csv")])
     assert csv_run.stdout.splitlines()[0] == "metric,Low (N=300),High (N=300),All (N=600)"
     assert csv_run.stderr.splitlines()[-3:] == [f"# {settings}", f"# {fkgl}", f"# {bleu}"]
+
+
+def test_no_significance_marks_without_a_test(data_dir):
+    args = ("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
+            "--scores", data_dir / PUBLISHED, "--score-columns", "bleu,sari")
+    tested = run(*args).stdout
+    assert "* = not significantly outperformed by any other metric" in tested
+    assert any("*" in line for line in tested.splitlines()[3:6])
+    untested = run(*args, "--significance", "none")
+    assert untested.exit_code == 0, untested.output
+    body = [line for line in untested.stdout.splitlines() if not line.startswith("#")]
+    assert not any("*" in line for line in body)  # tested marks some winners with *; none here
+    assert "no significance test (--significance none): no cell is marked" in body
+    assert "not significantly outperformed" not in untested.stdout
+    markdown = run(*args, "--significance", "none", "--format", "markdown").stdout
+    assert "**" not in markdown and "Bold" not in markdown
+    latex = run(*args, "--significance", "none", "--format", "latex").stdout
+    assert "textbf" not in latex and "% no significance test" in latex
+    records = json.loads(run(*args, "--significance", "none", "--format", "json").stdout)
+    assert {r["winner"] for r in records} == {None}
+    assert any(r["winner"] for r in json.loads(run(*args, "--format", "json").stdout))

@@ -70,3 +70,38 @@ def test_corpus_pools_counts_rather_than_averaging() -> None:
         sum(metric.score_sentences(texts, texts)["fkgl"]) / 2
     )
     assert Fkgl.is_higher_better("fkgl") is False
+
+
+# EASSE's corpus_fkgl (tokenizer 13a, its default) on the systems' published outputs, computed
+# outside this project with EASSE's own code (easse/fkgl.py, easse/utils/text.py and
+# easse/utils/preprocessing.py, copied to /tmp/easse_src) and NLTK's PunktSentenceTokenizer with the
+# English parameters in place of nltk.data's english.pickle, which cannot be downloaded here:
+#   PYTHONPATH=/tmp/easse_src:/tmp/out-fkgl python /tmp/out-fkgl/easse_fkgl.py SYSTEM_FILE...
+# (easse_fkgl.py: `easse.fkgl.to_sentences = nltk_punkt_english.tokenize`, then
+# `print(corpus_fkgl(open(path).read().splitlines()))`). DMASS-DCSS, PBMT-R and the others with
+# 13a-tokenised ellipses (". . .") are the cases a splitter that keeps ". . ." together gets wrong
+# (+0.056 and +0.062).
+EASSE_FKGL = {
+    "turkcorpus/test/ACCESS": 7.2885721457257624,
+    "turkcorpus/test/BTRLTS": 7.5928557410225643,
+    "turkcorpus/test/BTTS": 7.5123795315807271,
+    "turkcorpus/test/DMASS-DCSS": 7.7298081231361131,
+    "turkcorpus/test/Dress-Ls": 7.6637601230961145,
+    "turkcorpus/test/EditNTS": 8.3772430718692128,
+    "turkcorpus/test/Hybrid": 5.1771986818278961,
+    "turkcorpus/test/NTS-SARI": 8.1835457702848693,
+    "turkcorpus/test/PBMT-R": 8.8463466533466537,
+    "turkcorpus/test/SBMT-SARI": 7.945579215651474,
+    "turkcorpus/test/UNMT": 8.9727329344254727,
+    "turkcorpus/test/UNTS": 7.6004962040235498,
+    "pwkp/test/Complex.tok": 13.103232183908045,
+    "pwkp/test/Dress.tok": 8.3961527581329563,
+    "pwkp/test/Hybrid.tok.low": 10.285952298651917,
+}
+
+
+@pytest.mark.parametrize("system", sorted(EASSE_FKGL))
+def test_easse_corpus_fkgl_of_published_systems(system: str, data_dir) -> None:
+    outputs = (data_dir / "system_outputs" / system).read_text(encoding="utf-8").splitlines()
+    # FKGL reads only the outputs; the sources are there because every metric takes one per output
+    assert Fkgl().corpus_score(outputs, outputs)["fkgl"] == pytest.approx(EASSE_FKGL[system], abs=1e-12)

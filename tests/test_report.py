@@ -80,6 +80,10 @@ def test_html_is_self_contained_and_shows_the_numbers(data_dir, tmp_path):
     refs = [(data_dir / f"references/asset/asset.test.simp.{k}").read_text().splitlines() for k in range(10)]
     sari = simpeval.evaluate(orig, access, refs, metrics="sari", cache=False).corpus_scores["sari"]
     assert f"<td>{sari:.2f}</td>" in page or f'<td class="best">{sari:.2f}</td>' in page
+    # one number format per metric: sari-add (6.54) keeps SARI's two decimals, not 6.539
+    sari_add = simpeval.evaluate(orig, access, refs, metrics="sari", cache=False).corpus_scores["sari-add"]
+    assert re.search(rf'<td(?: class="best")?>{sari_add:.2f}(?:<span|</td>)', page)
+    assert f">{sari_add:.3f}<" not in page
     assert "paired bootstrap resampling, 200 resamples" in page
     assert re.search(r'<span class="mark">p = [0-9.]+ \*</span>', page)  # Dress-Ls differs from ACCESS
     assert page.count("<h3>") == 3 and page.count('<div class="sample">') == 15

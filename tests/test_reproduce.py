@@ -61,14 +61,56 @@ def test_unknown_table_is_one_line():
 
 
 def test_meta_evaluate_points_to_the_published_table(data_dir):
-    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "bleu")
+    # the paper's metric settings: the published table, and where its other rows come from
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
+                 "--preset", "metaeval-2021")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-1] == (
-        "# published: Table 3 of alva-manchego-2021, with the paper's values beside: "
+        "# published: Table 3 of alva-manchego-2021 has these settings (its BERTScore/SARI-SAMSA/SAMSA rows: "
+        "--scores metaeval/metrics_simplicity_DA.csv); the paper's values beside simpeval's: "
         "simpeval reproduce alva-manchego-2021 --table 3")
-    other = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "bleu",
+    other = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
                 "--references", "turkcorpus")
-    assert "published" not in other.stdout
+    assert "published" not in other.stdout and "paper" not in other.stdout
+    # only EASSE's published scores, nothing computed: no preset is involved, so these are the paper's settings
+    published = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir,
+                    "--scores", data_dir / "metaeval/metrics_simplicity_DA.csv", "--score-columns", "bleu,samsa")
+    assert published.stdout.splitlines()[-1].startswith(
+        "# published: Table 3 of alva-manchego-2021 has these settings (its BERTScore/SARI-SAMSA rows: --scores")
+
+
+def test_the_default_run_says_how_it_differs_from_the_paper(data_dir):
+    from importlib.metadata import version
+
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith(f" preset=none (today's EASSE defaults, sacrebleu {version('sacrebleu')})")
+    assert lines[-1] == (
+        "# not the paper's settings: Table 3 of alva-manchego-2021 used --preset metaeval-2021 (here: no preset: "
+        f"today's EASSE defaults, sacrebleu {version('sacrebleu')}); and EASSE's published "
+        "BERTScore/SARI-SAMSA/SAMSA scores; the paper's numbers: simpeval reproduce alva-manchego-2021 --table 3")
+    tuned = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl:clip=no",
+                "--preset", "metaeval-2021", "--significance", "none")
+    assert tuned.stdout.splitlines()[-1].startswith(
+        "# not the paper's settings: Table 3 of alva-manchego-2021 used --preset metaeval-2021 (here: "
+        "--preset metaeval-2021 with -m fkgl:clip=no); a williams test at alpha=0.05 (here: significance=none")
+
+
+@pytest.mark.parametrize("options", [
+    ("--aspect", "fluency"), ("--aspect", "meaning", "--correlation", "spearman"), ("--raw",),
+    ("--correlation", "kendall"), ("--level", "system"), ("--ties", "exclude"), ("--split", "system-type"),
+    ("--average-by", "item"),
+])
+def test_no_table3_pointer_on_runs_that_are_not_table3(options, data_dir):
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", data_dir, "-m", "fkgl",
+                 "--preset", "metaeval-2021", *options)
+    assert result.exit_code == 0, result.output
+    assert "Table 3" not in result.stdout
+    if options == ("--split", "system-type"):  # Table 9 is this one
+        assert result.stdout.splitlines()[-1].startswith("# published: Table 9 of alva-manchego-2021")
+    else:
+        assert "published" not in result.stdout and "paper" not in result.stdout
 
 
 def test_find_table_by_dataset_references_and_split():

@@ -8,6 +8,7 @@ on standard error.
 
 from __future__ import annotations
 
+import shutil
 import sys
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ class EvaluateOptions:
     metric_specs: tuple[str, ...]
     sentence_level: bool
     preset: str | None
+    easse_defaults: bool
     fmt: str
     output: str | None
     no_cache: bool
@@ -45,6 +47,18 @@ class EvaluateOptions:
     progress: bool | None
     jobs: int
     dask: str | None
+
+    def resolved_preset(self) -> str | None:
+        """``--preset``, or the ``easse-cli`` preset that ``--easse-defaults`` stands for."""
+        from simpeval.cli.easse_notes import EASSE_PRESET
+        from simpeval.errors import UsageError
+
+        if not self.easse_defaults:
+            return self.preset
+        if self.preset not in (None, EASSE_PRESET):
+            raise UsageError(f"--easse-defaults is the preset {EASSE_PRESET}: drop --preset {self.preset} "
+                             "or --easse-defaults")
+        return EASSE_PRESET
 
     def plan(self):
         """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
@@ -63,7 +77,7 @@ class EvaluateOptions:
         check_not_an_input(self.output, (orig, *refs, *sys_paths))
         specs = with_analysis(self.metric_specs, bool(refs)) if self.analysis else self.metric_specs
         progress = sys.stderr.isatty() if self.progress is None else self.progress
-        settings = dict(metrics=MetricSpecs(registry(), specs, self.preset), batch_size=self.batch_size,
+        settings = dict(metrics=MetricSpecs(registry(), specs, self.resolved_preset()), batch_size=self.batch_size,
                         progress=progress)
         if len(sys_paths) == 1 and test is None:
             fmt, sentence_level = self.fmt, self.sentence_level
@@ -78,9 +92,11 @@ class EvaluateOptions:
             raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
         sources, systems, references = read_systems(orig, sys_paths, refs)
         fmt = self.fmt
+        # a terminal table wider than the terminal is printed long (simpeval.systems_table)
+        width = shutil.get_terminal_size().columns if self.output is None and sys.stdout.isatty() else None
         return Plan(systems=[System(name, MemorySource(sources, outputs, references)) for name, outputs in systems],
                     test=test, n_resamples=self.paired_n, seed=self.seed,
-                    output=Output(self.output, fmt, lambda comparison, _: format_comparison(comparison, fmt)),
+                    output=Output(self.output, fmt, lambda comparison, _: format_comparison(comparison, fmt, width)),
                     **settings)
 
 
@@ -104,6 +120,9 @@ class EvaluateOptions:
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
 @click.option("--sentence-level", is_flag=True, help="Report one score per line instead of corpus scores.")
 @click.option("--preset", default=None, help="Settings of a published setup, e.g. metaeval-2021.")
+@click.option("--easse-defaults", is_flag=True,
+              help="Reproduce `easse evaluate`'s defaults: every metric lower-cased, BLEU included (13a tokens); "
+                   "the same as --preset easse-cli.")
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown", "latex", "csv", "json"]), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write here (atomically) instead of standard output.")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
@@ -114,6 +133,7 @@ class EvaluateOptions:
 def evaluate(**options) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cache import ScoreCache
+    from simpeval.cli.easse_notes import bleu_casing_note
     from simpeval.cli.files import check_writable
     from simpeval.cli.systems import echo_comparison_notes
     from simpeval.engine.execute import run_plan
@@ -139,6 +159,9 @@ def evaluate(**options) -> None:
     if given.sentence_level and given.fmt != "json":
         for signature in dict.fromkeys(result.signatures.values()):
             click.echo(f"# {signature}", err=True)
+    note = bleu_casing_note(result.signatures.values())
+    if note and given.fmt != "json":
+        click.echo(note, err=True)
 
 
 def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:

@@ -118,7 +118,9 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         click.echo(f"warning: {warning}", err=True)
     text = format_report(report, fmt)
     if fmt == "table":
-        text += _published_pointer(report)
+        from simpeval.reproduce.pointer import published_line
+
+        text += published_line(report)
     write_output(text, output)
     if fmt == "csv":
         for line in provenance(report):
@@ -131,19 +133,6 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         except OSError as exc:
             raise UsageError(f"cannot write plots to {plots_dir}: {exc.strerror}: pick another --plots DIR") from None
         click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
-
-
-def _published_pointer(report) -> str:
-    """One line naming the published table computed on the same data, if a paper has one."""
-    from simpeval.reproduce import find_table
-
-    if report.request.level != "sentence":
-        return ""
-    table = find_table(report.dataset.name, report.references, report.request.split or "quality")
-    if table is None:
-        return ""
-    return (f"# published: {table.title.split(':')[0]} of {table.paper}, with the paper's values beside: "
-            f"simpeval reproduce {table.paper} --table {table.number}\n")
 
 
 def _make_plots_dir(plots_dir: Path) -> None:

@@ -77,12 +77,21 @@ def echo_comparison_notes(comparison, fmt: str) -> None:
     on standard error (CSV and JSON carry them in their records)."""
     if fmt in ("json", "csv"):
         return
+    from simpeval.cli.easse_notes import bleu_casing_note
+
     for name in comparison.score_names:
         click.echo(f"# {name}: {comparison.signatures[name]}", err=True)
+    note = bleu_casing_note(comparison.signatures.values())
+    if note:
+        click.echo(note, err=True)
     if comparison.test is not None:
         label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
         click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
                    "score (95% interval) p-value against the first system; * p < 0.05", err=True)
+        if fmt in ("markdown", "latex"):
+            from simpeval.systems_table import LEGEND
+
+            click.echo(f"# {LEGEND}", err=True)
         from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
 
         n_items = comparison.baseline.result.n_items
@@ -108,10 +117,12 @@ def comparison_records(comparison) -> list[dict]:
     return records
 
 
-def format_comparison(comparison, fmt: str) -> str:
-    """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score)."""
+def format_comparison(comparison, fmt: str, width: int | None = None) -> str:
+    """Rows of systems, columns of sub-scores (CSV and JSON: one record per system and sub-score);
+    the terminal table becomes a long one where it is wider than ``width``."""
     from simpeval.jsontext import dumps
-    from simpeval.tables import format_cell, render
+    from simpeval.systems_table import format_systems
+    from simpeval.tables import render
 
     records = comparison_records(comparison)
     if fmt == "json":
@@ -121,20 +132,4 @@ def format_comparison(comparison, fmt: str) -> str:
     if fmt == "csv":
         columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
         return render(columns, [[r.get(c) for c in columns] for r in records], "csv")
-    names = comparison.score_names
-    rows, emphasis = [], []
-    for r, system in enumerate(comparison.systems):
-        row = [system.name]
-        for c, name in enumerate(names, start=1):
-            cell = format_cell(system.result.corpus_scores[name], 2)
-            interval = system.intervals.get(name)
-            if interval is not None:
-                cell += f" ({interval.low:.2f}-{interval.high:.2f})"
-            paired = system.tests.get(name)
-            if paired is not None:
-                cell += f" p={paired.p_value:.4f}"
-                if paired.significant():
-                    emphasis.append((r, c))
-            row.append(cell)
-        rows.append(row)
-    return render(["system", *names], rows, fmt, emphasis=emphasis)
+    return format_systems(comparison, fmt, width)

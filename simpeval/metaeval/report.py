@@ -3,8 +3,10 @@
 In every table format a cell is the signed correlation of a metric with the human score on a
 split, followed by ``(n=...)`` when it was computed on fewer items than the split's N (a metric
 undefined on some items); winners (not significantly outperformed by any other metric) are bold in Markdown and
-LaTeX and starred in the terminal. JSON is a list of records
-``{"metric", "split", "n", "r", "p_value", "winner", ...}``, one per (metric, split).
+LaTeX and starred in the terminal. Without a test (``--significance none``) nothing is marked and
+the legend says so. JSON is a list of records
+``{"metric", "split", "n", "r", "p_value", "winner", ...}``, one per (metric, split); ``winner`` is
+``null`` without a test.
 """
 
 from __future__ import annotations
@@ -22,6 +24,11 @@ def _number(value: float | None) -> float | None:
     return None if value is None or math.isnan(value) else value
 
 
+def tested(report: Report) -> bool:
+    """Whether a significance test decided the winners (``--significance none``: no winners)."""
+    return report.request.settings.significance != "none"
+
+
 def records(report: Report) -> list[dict]:
     """The JSON records of ``report``."""
     out = []
@@ -32,7 +39,7 @@ def records(report: Report) -> list[dict]:
             "n": rec.n,
             "r": _number(rec.r),
             "p_value": _number(rec.p_value),
-            "winner": rec.winner,
+            "winner": rec.winner if tested(report) else None,
             "abs_r": _number(abs(rec.r)),
             "signature": report.signatures.get(rec.metric, ""),
         }
@@ -58,14 +65,16 @@ def _extras(rec, settings) -> dict:
 
 
 def settings_line(report: Report) -> str:
-    """What was correlated with what, in one line."""
+    """What was correlated with what, and how the metrics were set, in one line."""
+    from simpeval.reproduce.pointer import metric_settings
+
     req = report.request
     scale = "raw" if req.raw or not report.dataset.has_standardized(report.aspect) else "z-scores"
     settings = req.settings
     return (
         f"dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
         f"level={req.level} correlation={settings.correlation} significance={settings.significance} "
-        f"alpha={settings.alpha}{_tie_settings(report)}"
+        f"alpha={settings.alpha}{_tie_settings(report)} {metric_settings(req.preset)}"
     )
 
 
@@ -92,6 +101,19 @@ def provenance(report: Report) -> list[str]:
                                      if m in report.signatures)]
 
 
+def _legend(report: Report, fmt: str, ranked: bool = False) -> str:
+    """What the marked cells (and ranks) mean in ``fmt``, or that nothing is marked without a test."""
+    if not tested(report):
+        text = "no significance test (--significance none): no cell is marked"
+    else:
+        winners = "not significantly outperformed by any other metric"
+        if ranked:
+            winners += ("; rank: significance cluster (a metric starts a new cluster when significantly worse "
+                        "than one in the current cluster, as WMT ranks metrics)")
+        text = {"table": f"* = {winners}", "markdown": f"Bold: {winners}.", "latex": f"bold: {winners}"}.get(fmt, "")
+    return f"% {text}" if fmt == "latex" else text
+
+
 def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
     """``report`` in format ``fmt`` (one of :data:`FORMATS`)."""
     if fmt == "json":
@@ -114,7 +136,7 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
         row: list = [metric]
         for split in splits:
             rec = result.record(metric, split)
-            if rec.winner:
+            if rec.winner and tested(report):
                 emphasis.append((i, len(row)))
             if fmt == "csv":
                 row += [rec.r, *([rec.n] if split in short else [])]
@@ -127,15 +149,12 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
         rows.append(row)
     text = render(columns, rows, fmt, emphasis=emphasis, digits=digits)
     settings, *signatures = provenance(report)
-    winners = "not significantly outperformed by any other metric"
-    if ranked:
-        winners += ("; rank: significance cluster (a metric starts a new cluster when significantly worse "
-                    "than one in the current cluster, as WMT ranks metrics)")
+    legend = _legend(report, fmt, ranked)
     if fmt == "table":
-        return "\n".join([f"# {settings}", text + f"* = {winners}", *(f"# {s}" for s in signatures)]) + "\n"
+        return "\n".join([f"# {settings}", text + legend, *(f"# {s}" for s in signatures)]) + "\n"
     if fmt == "markdown":
-        lines = [text, f"Bold: {winners}. Settings: `{settings}`.", "", *(f"- `{s}`" for s in signatures)]
+        lines = [text, f"{legend} Settings: `{settings}`.", "", *(f"- `{s}`" for s in signatures)]
         return "\n".join(lines) + "\n"
     if fmt == "latex":
-        return "\n".join([f"% {settings}", text + f"% bold: {winners}", *(f"% {s}" for s in signatures)]) + "\n"
+        return "\n".join([f"% {settings}", text + legend, *(f"% {s}" for s in signatures)]) + "\n"
     return text  # csv stays machine-readable: the CLI prints the provenance on standard error

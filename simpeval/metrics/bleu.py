@@ -196,7 +196,12 @@ class Bleu(Metric):
     requires_references = True
     corpus_level = True
     options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
-    presets = {"metaeval-2021": METAEVAL_2021}
+    presets = {
+        "metaeval-2021": METAEVAL_2021,
+        # `easse evaluate` lower-cases every metric (its -lc defaults to on), BLEU included;
+        # simpeval's BLEU is cased like sacrebleu's. The other defaults are already EASSE's.
+        "easse-cli": {"lowercase": True},
+    }
     # LENS's "BLEU" is NLTK's GLEU: --preset lens-2023 computes the metric named so
     preset_metrics = {"lens-2023": "gleu-nltk"}
     formula_metrics = {"nltk-gleu": "gleu-nltk"}

@@ -13,6 +13,7 @@ from html import escape
 from simpeval._version import __version__
 from simpeval.report.model import SAMPLE_KINDS, SystemsReport
 from simpeval.report.highlight import Span, operation_spans
+from simpeval.tables import column_decimals
 
 PLOTTED_FEATURES = ("qe-compression", "qe-levenshtein")
 OPERATIONS = ("kept", "deleted", "replaced", "moved")
@@ -117,6 +118,7 @@ def _scores_table(report: SystemsReport, names: list[str], kind: str) -> str:
     # features describe outputs rather than judge them: no best
     best = {n: _best([r.corpus_scores[n] for r in results], results[0].higher_is_better[n]) if kind == "metrics"
             else None for n in names}
+    digits = {n: column_decimals([r.corpus_scores[n] for r in results]) for n in names}
     for system, result in zip(report.systems, results):
         cells = []
         for n in names:
@@ -124,13 +126,14 @@ def _scores_table(report: SystemsReport, names: list[str], kind: str) -> str:
             css = ' class="best"' if best[n] is not None and value == best[n] else ""
             mark = system.marks.get(n)
             note = f'<span class="mark">{escape(mark)}</span>' if mark else ""
-            cells.append(f"<td{css}>{_number(value)}{note}</td>")
+            cells.append(f"<td{css}>{_number(value, digits[n])}{note}</td>")
         rows.append(f'<tr><td class="name">{escape(system.name)}</td>' + "".join(cells) + "</tr>")
     return "\n".join(rows) + "</table>"
 
 
-def _number(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.2f}" if abs(value) >= 10 else f"{value:.3f}"
+def _number(value: float, digits: int) -> str:
+    """``value`` with the decimals its metric uses in every cell (:func:`simpeval.tables.column_decimals`)."""
+    return "n/a" if math.isnan(value) else f"{value:.{digits}f}"
 
 
 def _figure(svg: str, caption: str) -> str:
@@ -166,12 +169,14 @@ def _spans(spans: list[Span]) -> str:
 
 def _samples(report: SystemsReport, kind: str) -> str:
     out = [f"<h3>{SAMPLE_TITLES[kind]}</h3>"]
-    for sample in (s for s in report.samples if s.kind == kind):
+    samples = [s for s in report.samples if s.kind == kind]
+    digits = column_decimals([score for s in samples for score in s.scores])  # all of one metric
+    for sample in samples:
         rows = []
         for system, score in zip(report.systems, sample.scores):
             sys_spans = operation_spans(sample.source, system.outputs[sample.index])[1]
             rows.append(f'<tr><td class="name">{escape(system.name)}</td><td>{_spans(sys_spans)}</td>'
-                        f'<td class="score">{_number(score)}</td></tr>')
+                        f'<td class="score">{_number(score, digits)}</td></tr>')
         # with one system, mark what it dropped from the source; with several, the source stays plain
         only = report.systems[0].outputs[sample.index] if len(report.systems) == 1 else None
         source = escape(sample.source) if only is None else _spans(operation_spans(sample.source, only)[0])

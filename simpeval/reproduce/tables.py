@@ -37,6 +37,9 @@ class PublishedTable:
     scores_file: str | None = None  # published per-item scores, relative to the data directory
     score_columns: tuple[str, ...] = ()
     note: str = ""
+    aspect: str | None = None  # the human score correlated; None: the dataset's first aspect
+    significance: str = "williams"  # the paper's pairwise test (it decides the bold cells, not r)
+    alpha: float = 0.05
 
     @property
     def number(self) -> str:

