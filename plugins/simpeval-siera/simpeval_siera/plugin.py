@@ -31,6 +31,8 @@ class Siera(simpeval.Metric):
     requires_references = False
     neural = True
     version = __version__
+    trained_on = ("asset-valid",)  # the shipped checkpoint: ASSET's validation pairs, no human ratings
+    model_card = str(SHIPPED_DIR / "MODEL_CARD.md")
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED,

@@ -170,3 +170,9 @@ def test_each_distinct_pair_goes_through_the_model_once_per_run():
 def test_absent_device_is_a_usage_error():
     with pytest.raises(simpeval.UsageError, match='device "gpu" for siera is not cpu, cuda, cuda:N or mps'):
         Siera(device="gpu")
+
+
+def test_siera_names_what_its_shipped_weights_saw():
+    from simpeval_siera.plugin import Siera
+
+    assert Siera.trained_on == ("asset-valid",) and Siera.model_card.endswith("MODEL_CARD.md")

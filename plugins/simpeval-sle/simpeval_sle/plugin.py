@@ -25,6 +25,8 @@ class _SleBase(simpeval.Metric):
     level = "document"
     neural = True
     version = __version__
+    trained_on = ("onestopenglish",)  # the shipped checkpoint: OneStopEnglish's reading levels, no human ratings
+    model_card = str(SHIPPED_DIR / "MODEL_CARD.md")
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True,

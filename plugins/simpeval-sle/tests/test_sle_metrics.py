@@ -147,3 +147,9 @@ def test_the_signature_names_the_checkpoint_and_its_encoder_by_content(trained, 
     before = Sle(checkpoint=str(copy)).signature()
     (encoder_copy / "config.json").write_text((encoder_copy / "config.json").read_text() + "\n")
     assert Sle(checkpoint=str(copy)).signature() != before
+
+
+def test_sle_metrics_name_what_their_shipped_weights_saw():
+    from simpeval_sle.plugin import Sle, SleDelta, SleDoc
+
+    assert Sle.trained_on == SleDelta.trained_on == SleDoc.trained_on == ("onestopenglish",)

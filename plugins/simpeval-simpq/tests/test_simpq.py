@@ -1,0 +1,136 @@
+"""simpq: features, the shipped checkpoint, the trainer, and the leave-one-dataset-out core it uses."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import simpeval
+from simpeval.cli import cli
+from simpeval.learning import loo
+from simpeval.learning.rated import RatedSet, zscore
+from simpeval.registry import load_registry
+from simpeval.run import Run
+from simpeval_simpq.features import NAMES, baseline_scores, features
+from simpeval_simpq.plugin import CHECKPOINT, Simpq
+from simpeval_simpq.training import train
+
+SOURCE = "The municipality subsequently constructed an enormous bridge over the river."
+
+
+def test_registered_with_its_training_data_and_no_heavy_import():
+    assert load_registry().metric_class("simpq") is Simpq
+    assert set(Simpq.trained_on) == {"simplicity-da", "structural-simplicity", "simpeval-past"}
+    code = "import simpeval_simpq.plugin, sys; print('numpy' in sys.modules, 'wordfreq' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    assert out.split()[1] == "False"
+
+
+def test_features_are_the_named_quantities():
+    short = "The city built a big bridge."
+    row = features([SOURCE, SOURCE], [short, SOURCE], [[short], [short]], Run())
+    assert row.shape == (2, len(NAMES))
+    named = dict(zip(NAMES, row[0]))
+    assert named["log_char_ratio"] == pytest.approx(np.log((len(short) + 1) / (len(SOURCE) + 1)))
+    assert named["sari"] > 0.5 and named["bleu_refs"] == pytest.approx(1.0)
+    assert named["zipf_mean_gain"] > 0  # "city", "big" are commoner than "municipality", "enormous"
+    copy = dict(zip(NAMES, row[1]))
+    assert copy["identical"] == 1.0 and copy["bleu_source"] == pytest.approx(1.0) and copy["novel_words"] == 0.0
+    assert baseline_scores(row)["compression"][1] == pytest.approx(1.0)
+
+
+def test_shipped_checkpoint_scores_every_aspect():
+    metric = Simpq()
+    refs = [["The city then built a big bridge over the river."]] * 2
+    scores = metric.sentence_scores([SOURCE] * 2, ["The city then built a big bridge over the river.", "river the"], refs)
+    assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}
+    assert scores["simpq"] == scores["simpq-simplicity"]
+    assert scores["simpq-fluency"][0] > scores["simpq-fluency"][1] and scores["simpq-meaning"][0] > scores["simpq-meaning"][1]
+    assert metric.signature().startswith("simpq|checkpoint:shipped@")
+    content = json.loads((CHECKPOINT / "simpq.json").read_text())
+    assert content["features"] == list(NAMES) and (CHECKPOINT / "simpq.json").stat().st_size < 50_000
+    assert {f["left_out"] for f in content["training"]["meaning"]["leave_one_dataset_out"]} == {
+        "simplicity-da", "structural-simplicity"}
+
+
+def test_leave_one_out_fits_without_the_left_out_dataset():
+    rng = np.random.default_rng(0)
+    x = [rng.normal(size=(50, 2)) for _ in range(4)]
+    y = [xi[:, 0] * 2 + 0.1 * rng.normal(size=50) for xi in x]
+    y[2] = -y[2]  # a dataset whose label runs the other way
+    seen = []
+
+    def fit(features, labels):
+        seen.append(len(labels))
+        return loo.fit_ridge(features, labels, 0.01)
+
+    folds = loo.leave_one_out(x, y, ["a", "b", "c", "d"], fit, lambda m, f: m.predict(f),
+                              [{"first": xi[:, 0]} for xi in x])
+    assert seen == [150, 150, 150, 150]
+    assert folds[0].r > 0.9 and folds[2].r < -0.9  # trained on a, b and d: c's labels run the other way
+    assert folds[2].best_baseline == ("first", pytest.approx(folds[2].baselines["first"]))
+    assert folds[0].beats_baselines is (abs(folds[0].r) >= abs(folds[0].baselines["first"]))
+
+
+def test_ridge_matches_least_squares_without_penalty():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(40, 3))
+    y = x @ np.array([1.0, -2.0, 0.5]) + 3
+    assert loo.fit_ridge(x, y, 0.0).predict(x) == pytest.approx(y)
+    assert zscore(np.array([1.0, 2.0, 3.0])) == pytest.approx([-1.2247, 0, 1.2247], abs=1e-4)
+
+
+def test_training_selects_by_left_out_correlation():
+    def rated(name, sign):
+        outputs = [SOURCE[: 20 + 5 * i] for i in range(12)]
+        labels = zscore(np.arange(12.0) * sign)
+        return RatedSet(name, (SOURCE,) * 12, tuple(outputs), ((SOURCE,),) * 12,
+                        {"simplicity": labels, "meaning": labels, "fluency": labels, "grammaticality": labels})
+
+    sets = [rated("simplicity-da", 1), rated("structural-simplicity", 1)]
+    matrices = {s.name: features(s.sources, s.outputs, s.references, Run()) for s in sets}
+    results = train(sets, matrices, alphas=(0.01, 100.0))
+    assert set(results) == {"simplicity", "meaning", "fluency"}
+    assert all(f.r > 0.9 for f in results["meaning"].folds)  # longer outputs rank higher in both datasets
+
+
+def test_the_trainer_refuses_test_data(tmp_path):
+    result = CliRunner().invoke(cli, ["train", "simpq", "-o", str(tmp_path), "--datasets", "simplicity-da,simpeval-2022"])
+    assert result.exit_code == 2 and "test data only" in result.output
+
+
+def test_metrics_show_prints_the_cards_headline():
+    result = CliRunner().invoke(cli, ["metrics", "show", "simpq"])
+    assert result.exit_code == 0, result.output
+    assert "trained on: simplicity-da, structural-simplicity, simpeval-past" in result.output
+    card = (CHECKPOINT / "MODEL_CARD.md").read_text().splitlines()
+    headline = card[card.index("## Headline") + 1 : card.index("## Headline") + 5]
+    assert any(line.startswith("- meaning, on the dataset left out") for line in headline)
+    for line in headline:
+        if line.strip():
+            assert line in result.output
+
+
+def test_metrics_list_shows_the_shipped_model_ok():
+    result = CliRunner().invoke(cli, ["metrics", "list", "--format", "json"])
+    rows = {row["name"]: row for row in json.loads(result.output)["metrics"]}
+    assert rows["simpq"]["status"] == "ok" and rows["simpq"]["neural"] == "no"
+
+
+def test_train_command_writes_a_checkpoint_with_its_left_out_tables(tmp_path):
+    from simpeval.testing import shared_data_dir
+
+    data_dir = shared_data_dir("metaeval")
+    result = CliRunner().invoke(cli, ["train", "simpq", "--data-dir", str(data_dir), "-o", str(tmp_path / "ckpt"),
+                                      "--datasets", "simplicity-da,structural-simplicity",
+                                      "--feature-cache", str(tmp_path / "features.npz")])
+    assert result.exit_code == 0, result.output
+    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.721" in result.output
+    content = json.loads((tmp_path / "ckpt" / "simpq.json").read_text())
+    assert set(content["aspects"]) == {"simplicity", "meaning", "fluency"}
+    assert (tmp_path / "features.npz").is_file()
+    scores = Simpq(checkpoint=str(tmp_path / "ckpt")).sentence_scores([SOURCE], ["The city built a bridge."])
+    assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}

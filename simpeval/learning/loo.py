@@ -1,0 +1,128 @@
+"""Leave-one-dataset-out: train on every rated dataset but one, test on the one left out, for each.
+
+Cross-validation inside one dataset rewards learning that dataset's systems and rating protocol;
+what a metric is for is ranking outputs of *other* systems rated under *other* protocols. So
+models are selected, and reported, by their correlation on a dataset they never saw, next to the
+simple baselines (FKGL, compression ratio, SARI) on the same dataset. Pure numpy; no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+Fit = Callable[[np.ndarray, np.ndarray], object]
+Predict = Callable[[object, np.ndarray], np.ndarray]
+
+
+def pearson(x: np.ndarray, y: np.ndarray) -> float:
+    """Pearson's r over the pairs where both are numbers (nan when either side is constant).
+
+    A metric's NaN means "undefined for this item" (an empty output has no sentence to read),
+    so such items are left out rather than turning the whole correlation into NaN.
+    """
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    dx, dy = x - x.mean(), y - y.mean()
+    norm = np.sqrt((dx @ dx) * (dy @ dy))
+    return float(dx @ dy / norm) if norm > 0 else float("nan")
+
+
+@dataclass(frozen=True)
+class Fold:
+    """One left-out dataset: the model's correlation there, and each baseline's."""
+
+    left_out: str
+    n: int
+    r: float
+    baselines: dict[str, float]
+
+    @property
+    def best_baseline(self) -> tuple[str, float]:
+        """The baseline with the largest absolute correlation on this dataset."""
+        name = max(self.baselines, key=lambda k: abs(self.baselines[k]))
+        return name, self.baselines[name]
+
+    @property
+    def beats_baselines(self) -> bool:
+        return abs(self.r) >= abs(self.best_baseline[1])
+
+
+def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
+                  fit: Fit, predict: Predict, baselines: Sequence[Mapping[str, np.ndarray]] = ()) -> list[Fold]:
+    """For each dataset i: fit on the others' rows, correlate the prediction with dataset i's labels.
+
+    :param features: one ``rows x k`` matrix per dataset; :param labels: per dataset, z-scored.
+    :param baselines: per dataset, ``{name: per-row baseline score}`` correlated with the same labels.
+    """
+    if len(features) < 2:
+        raise ValueError("leave-one-dataset-out needs at least two datasets")
+    folds = []
+    for i, name in enumerate(names):
+        rest = [j for j in range(len(names)) if j != i]
+        model = fit(np.vstack([features[j] for j in rest]), np.concatenate([labels[j] for j in rest]))
+        r = pearson(predict(model, features[i]), labels[i])
+        base = {k: pearson(v, labels[i]) for k, v in (baselines[i] if baselines else {}).items()}
+        folds.append(Fold(name, len(labels[i]), r, base))
+    return folds
+
+
+def mean_r(folds: Sequence[Fold]) -> float:
+    return float(np.mean([f.r for f in folds]))
+
+
+def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, names,
+           baselines=()) -> tuple[str, dict[str, list[Fold]]]:
+    """The candidate with the highest mean left-out correlation, and every candidate's folds."""
+    tables = {key: leave_one_out(features, labels, names, fit, predict, baselines)
+              for key, (fit, predict) in candidates.items()}
+    return max(tables, key=lambda key: mean_r(tables[key])), tables
+
+
+@dataclass(frozen=True)
+class Ridge:
+    """Standardised-feature ridge regression: ``y ~ b + ((x - mu) / sigma) @ w``."""
+
+    mean: np.ndarray
+    scale: np.ndarray
+    weights: np.ndarray
+    bias: float
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        return ((np.asarray(x, float) - self.mean) / self.scale) @ self.weights + self.bias
+
+
+def fit_ridge(x: np.ndarray, y: np.ndarray, alpha: float) -> Ridge:
+    """Closed-form ridge on standardised features (the penalty is ``alpha`` per row, so it does not shrink with n)."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    mean, scale = x.mean(0), x.std(0)
+    scale = np.where(scale > 0, scale, 1.0)
+    z = (x - mean) / scale
+    bias = float(y.mean())
+    weights = np.linalg.solve(z.T @ z + alpha * len(y) * np.eye(z.shape[1]), z.T @ (y - bias))
+    return Ridge(mean, scale, weights, bias)
+
+
+def ridge_candidates(alphas: Sequence[float]) -> dict[str, tuple[Fit, Predict]]:
+    """One ridge candidate per penalty, named ``ridge(alpha=...)``."""
+    return {f"ridge(alpha={a:g})": (lambda x, y, a=a: fit_ridge(x, y, a), lambda m, x: m.predict(x)) for a in alphas}
+
+
+def expand(model: Ridge, columns: Sequence[int], width: int) -> Ridge:
+    """A ridge fitted on some columns, as one over all ``width`` columns (zero weight elsewhere)."""
+    mean, scale, weights = np.zeros(width), np.ones(width), np.zeros(width)
+    mean[list(columns)], scale[list(columns)], weights[list(columns)] = model.mean, model.scale, model.weights
+    return Ridge(mean, scale, weights, model.bias)
+
+
+def single_feature_candidates(names: Sequence[str], alpha: float = 1e-3) -> dict[str, tuple[Fit, Predict]]:
+    """One candidate per feature alone (sign and scale learned on the training datasets), named ``only(NAME)``.
+
+    With datasets whose labels disagree, one robust feature can beat a fit on all of them out of
+    distribution; leave-one-dataset-out decides.
+    """
+    return {f"only({name})": (lambda x, y, i=i: expand(fit_ridge(x[:, [i]], y, alpha), [i], x.shape[1]),
+                              lambda m, x: m.predict(x)) for i, name in enumerate(names)}
