@@ -125,12 +125,13 @@ def figure(documents, path: Path) -> dict[int, tuple[float, float, int]]:
     import matplotlib.pyplot as plt
     import numpy as np
 
+    from simpeval.run import Run
     from simpeval_sle.corpus import LEVEL_NAMES
     from simpeval_sle.model import predictor
     from simpeval_sle.plugin import SHIPPED_DIR
     from simpeval_sle.segment import sentences_of
 
-    model = predictor(str(SHIPPED_DIR))
+    model = predictor(Run(cache=None), str(SHIPPED_DIR))
     stats = {}
     fig, ax = plt.subplots(figsize=(7, 3.6))
     bins = np.linspace(-1.5, 3.5, 51)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import warnings
 
 import click
 
@@ -172,7 +173,14 @@ _add_builtin_commands()
 
 def main() -> None:
     exit_on_sigterm()
+    warnings.formatwarning = one_line_warning
     cli(prog_name="simpeval")
+
+
+def one_line_warning(message, category, filename, lineno, line=None) -> str:
+    """A warning on the command line is one line (a deprecated metric name, say): the user needs
+    the message and its remedy, not the source line of simpeval or of a plugin that raised it."""
+    return f"warning: {message}\n"
 
 
 def exit_on_sigterm() -> None:

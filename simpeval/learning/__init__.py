@@ -3,3 +3,5 @@
 - :mod:`.rated`: every human-rated dataset with a label for an aspect, ratings normalised per dataset;
 - :mod:`.loo`: leave-one-dataset-out folds, model selection by left-out correlation, baselines.
 """
+
+__all__ = ["baselines", "loo", "rated"]

@@ -10,6 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+__all__ = ["NAMES", "baseline_scores"]
+
 NAMES = ("fkgl", "compression", "sari")
 
 

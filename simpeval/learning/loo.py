@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+__all__ = ["Fold", "Ridge", "expand", "fit_ridge", "leave_one_out", "mean_r", "pearson", "ridge_candidates",
+           "select", "single_feature_candidates"]
+
 Fit = Callable[[np.ndarray, np.ndarray], object]
 Predict = Callable[[object, np.ndarray], np.ndarray]
 

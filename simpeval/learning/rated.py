@@ -18,6 +18,9 @@ import numpy as np
 
 from simpeval.errors import UsageError
 
+__all__ = ["EXCLUDED_SYSTEMS", "LABELS", "LABEL_NOTES", "TEST_ONLY", "RatedSet", "aspect_sets", "check_trainable",
+           "load_rated", "zscore"]
+
 TEST_ONLY = ("simpeval-2022",)
 """Datasets no trainer may train or select on."""
 

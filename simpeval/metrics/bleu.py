@@ -325,3 +325,7 @@ class SentBleu(Bleu):
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
     return [Bleu, BleuSource, SentBleu]
+
+
+# what plugins may import (tests/test_public_helpers.py): the metric classes, to build one with settings
+__all__ = ["Bleu", "BleuSource", "SentBleu"]

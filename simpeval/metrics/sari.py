@@ -225,3 +225,7 @@ class SariLegacy(Sari):
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[Metric]]:
     return [Sari, SariLegacy]
+
+
+# what plugins may import (tests/test_public_helpers.py): the metric classes, to build one with settings
+__all__ = ["Sari", "SariLegacy"]

@@ -89,8 +89,9 @@ def _all_pairs(report: SystemsReport) -> str:
 
 def _plain_table(columns: list[str], rows: list[list]) -> str:
     head = "".join(f"<th>{escape(c)}</th>" for c in columns)
+    digits = [column_decimals([row[j] for row in rows]) for j in range(len(columns))]
     body = ["<tr>" + "".join(f'<td class="name">{escape(v)}</td>' if isinstance(v, str) and j < 2 else
-                             f"<td>{escape(v if isinstance(v, str) else '' if v is None else _number(v))}</td>"
+                             f"<td>{escape(v if isinstance(v, str) else '' if v is None else str(v) if isinstance(v, int) else _number(v, digits[j]))}</td>"
                              for j, v in enumerate(row)) + "</tr>" for row in rows]
     return "<table><tr>" + head + "</tr>" + "".join(body) + "</table>"
 
