@@ -12,16 +12,24 @@
 - :func:`simd_variants` and :func:`run_pytest_under_simd_variants`: re-run tests (the reproduced-page
   regenerations) with numpy's SIMD dispatch switched off by ``NPY_DISABLE_CPU_FEATURES``, so a published
   number that depends on the CPU (AVX2, AVX-512) fails on any machine, not only on the one that differs.
+  :func:`check_independent_of_simd_dispatch` is the whole check a page test makes with them.
+- :func:`load_script`: import a script of ``benchmarks/`` (not a package) by its path, as the page tests do.
+- :data:`GOLDEN_SOURCES`, :data:`GOLDEN_OUTPUTS`, :data:`GOLDEN_REFERENCES`, :func:`golden_scores` and
+  :func:`assert_golden_scores`: the golden-value tests (a few scores of every metric pinned with its
+  ``formula_version``, so that numbers never change without a version bump, which renews the score cache's keys).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from types import ModuleType
 
 from simpeval.datadir import DATA_DIR_ENV
 
@@ -153,3 +161,83 @@ def run_pytest_under_simd_variants(args: Sequence[str], cwd: str | Path) -> dict
             pytest.fail(f"with numpy's {' '.join(features)} dispatch disabled ({name}):\n{run.stdout[-4000:]}",
                         pytrace=False)
     return variants
+
+
+def check_independent_of_simd_dispatch(test: str, cwd: str | Path, required: str) -> None:
+    """Re-run pytest node ``test`` (``FILE::NAME``) under every :func:`simd_variants` entry and fail when a run
+    fails. Skip (or fail under CI) without ``required`` in the data directory, as :func:`shared_data_dir`;
+    skip when numpy dispatches to nothing beyond its baseline on this CPU (nothing to vary)."""
+    import pytest
+
+    shared_data_dir(required)
+    if not simd_variants():
+        pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
+    assert "baseline" in run_pytest_under_simd_variants([test], cwd=cwd)
+
+
+def load_script(path: str | Path) -> ModuleType:
+    """Import the Python file at ``path`` as a module named after it (registered in ``sys.modules``, so that
+    its dataclasses and pickling work) and return it."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+GOLDEN_SOURCES = [
+    "About 95 species are currently accepted in the genus.",
+    "The committee, which met on Tuesday, postponed its decision until further notice. It will meet again in May.",
+    "He didn't go to the market because it was raining heavily.",
+]
+GOLDEN_OUTPUTS = [
+    "About 95 species are accepted.",
+    "The committee met on Tuesday. It put off its decision. It will meet again in May.",
+    "He did not go to the market . . . It was raining.",  # a 13a-tokenised ellipsis ends a sentence (Punkt)
+]
+"""The outputs the core's golden values are pinned on (``tests/test_golden_values.py``)."""
+GOLDEN_OUTPUTS_WITHOUT_ELLIPSIS = [*GOLDEN_OUTPUTS[:2], "He did not go to the market. It was raining."]
+""":data:`GOLDEN_OUTPUTS` before the 13a ellipsis was added: the plugins' golden values are pinned on these."""
+GOLDEN_REFERENCES = [
+    ["About 95 species are now accepted.", "95 species are accepted in the genus."],
+    ["The committee met on Tuesday and delayed its decision. It meets again in May.",
+     "On Tuesday the committee put off deciding."],
+    ["He did not go to the market because of the heavy rain.", "It rained a lot, so he stayed home."],
+]
+
+GoldenScores = Mapping[str, tuple[Sequence[float], float]]
+"""``{sub-score: ([sentence scores], corpus score)}``."""
+
+
+def golden_scores(metric, outputs: Sequence[str] = GOLDEN_OUTPUTS,
+                  references: Sequence[Sequence[str]] | None = None) -> dict[str, tuple[list[float], float]]:
+    """``{sub-score: (sentence scores, corpus score)}`` of ``metric`` on :data:`GOLDEN_SOURCES` and ``outputs``."""
+    extra = () if references is None else (references,)
+    sentences = metric.sentence_scores(GOLDEN_SOURCES, outputs, *extra)
+    corpus = metric.corpus_score(GOLDEN_SOURCES, outputs, *extra)
+    return {key: (values, corpus[key]) for key, values in sentences.items()}
+
+
+def assert_golden_scores(metric, scores: GoldenScores, pinned_version: str, pinned: GoldenScores, *,
+                         setting: str | None = None, tolerance: float = 1e-9,
+                         update: str = "write the new values into GOLDEN") -> None:
+    """Fail when ``metric``'s ``formula_version`` is not ``pinned_version``, or when ``scores`` (of
+    :func:`golden_scores`) differ from ``pinned`` (beyond ``tolerance``, relative and absolute) while it is.
+    ``setting`` names the metric in the messages (default its name); ``update`` says how to write new values."""
+    setting = setting or metric.name
+    version = type(metric).formula_version
+    assert version == pinned_version, (
+        f"{setting}: formula_version is {version!r}, the golden values are of {pinned_version!r}: {update}")
+    changed = [
+        f"{key}: {values} / {corpus} (pinned {pinned[key][0]} / {pinned[key][1]})"
+        for key, (values, corpus) in scores.items()
+        if key not in pinned or len(values) != len(pinned[key][0])
+        or not all(math.isclose(a, b, rel_tol=tolerance, abs_tol=tolerance)
+                   for a, b in zip([*values, corpus], [*pinned[key][0], pinned[key][1]]))
+    ]
+    changed += [f"{key}: not scored (pinned {pinned[key][0]} / {pinned[key][1]})"
+                for key in pinned if key not in scores]
+    assert not changed, (
+        f"{setting}: scores changed but formula_version is still {version!r}: bump "
+        f"{type(metric).__name__}.formula_version and {update}: " + "; ".join(changed))

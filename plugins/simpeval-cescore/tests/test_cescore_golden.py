@@ -7,18 +7,9 @@ from __future__ import annotations
 import pytest
 
 from simpeval.registry import load_registry
+from simpeval.testing import GOLDEN_OUTPUTS_WITHOUT_ELLIPSIS, assert_golden_scores, golden_scores
 from simpeval_cescore import plugin
 
-SOURCES = [
-    "About 95 species are currently accepted in the genus.",
-    "The committee, which met on Tuesday, postponed its decision until further notice. It will meet again in May.",
-    "He didn't go to the market because it was raining heavily.",
-]
-OUTPUTS = [
-    "About 95 species are accepted.",
-    "The committee met on Tuesday. It put off its decision. It will meet again in May.",
-    "He did not go to the market. It was raining.",
-]
 GOLDEN = {
     "cescore": ("1", {
         "cescore": ([0.42236065662214956, 0.1634140484941586, 0.1666046453369389], 0.250793116817749),
@@ -41,10 +32,5 @@ GOLDEN = {
 def test_values_change_only_with_the_formula_version(name):
     metric = load_registry(autoload=False, plugins=[plugin]).create_metric(name)
     version, pinned = GOLDEN[name]
-    assert type(metric).formula_version == version, f"{name}: formula_version changed: write its new values here"
-    sentences, corpus = metric.sentence_scores(SOURCES, OUTPUTS), metric.corpus_score(SOURCES, OUTPUTS)
-    scores = {key: (values, corpus[key]) for key, values in sentences.items()}
-    assert scores.keys() == pinned.keys()
-    for key, (values, total) in pinned.items():
-        assert scores[key] == (pytest.approx(values, rel=1e-9), pytest.approx(total, rel=1e-9)), (
-            f"{name}: {key} changed but formula_version is still {version!r}: bump it and write the new values here")
+    scores = golden_scores(metric, GOLDEN_OUTPUTS_WITHOUT_ELLIPSIS)
+    assert_golden_scores(metric, scores, version, pinned, setting=name, update="write the new values here")

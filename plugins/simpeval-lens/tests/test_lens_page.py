@@ -5,8 +5,6 @@ The other seeds' rows need the training runs (about 50 minutes) and are not rege
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,22 +12,14 @@ import pytest
 from simpeval_lens.plugin import CHECKPOINTS
 
 from simpeval.registry import load_registry
-from simpeval.testing import run_pytest_under_simd_variants, shared_data_dir, simd_variants
+from simpeval.testing import check_independent_of_simd_dispatch, load_script, shared_data_dir
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _paper():
-    spec = importlib.util.spec_from_file_location("reproduce_kwak_2024", ROOT / "benchmarks" / "reproduce_kwak_2024.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.slow
 def test_shipped_rows_are_regenerated():
-    paper = _paper()
+    paper = load_script(ROOT / "benchmarks" / "reproduce_kwak_2024.py")
     data_dir = shared_data_dir("simpeval")
     ours = paper.rows(load_registry(), data_dir, dict(paper.SHIPPED_METRICS))
     page = paper.DOC.read_text(encoding="utf-8").splitlines()
@@ -47,7 +37,5 @@ def test_shipped_rows_are_regenerated():
 
 @pytest.mark.slow
 def test_the_shipped_rows_do_not_depend_on_numpys_simd_dispatch():
-    shared_data_dir("simpeval")
-    if not simd_variants():
-        pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
-    assert "baseline" in run_pytest_under_simd_variants([f"{__file__}::test_shipped_rows_are_regenerated"], cwd=ROOT)
+    check_independent_of_simd_dispatch(f"{__file__}::test_shipped_rows_are_regenerated", cwd=ROOT,
+                                       required="simpeval")

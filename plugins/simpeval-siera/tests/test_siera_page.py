@@ -5,28 +5,18 @@ dispatch off). The trained rows need the training runs (44 minutes) and are not 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-from simpeval.testing import run_pytest_under_simd_variants, shared_data_dir, simd_variants
+from simpeval.testing import check_independent_of_simd_dispatch, load_script, shared_data_dir
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def _report():
-    spec = importlib.util.spec_from_file_location("siera_report", ROOT / "benchmarks" / "siera_report.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.slow
 def test_baseline_rows_and_the_shipped_checkpoint_sentence_are_regenerated():
-    report = _report()
+    report = load_script(ROOT / "benchmarks" / "siera_report.py")
     data_dir = shared_data_dir("metaeval")
     items, subsets, human = report.simplicity_da(data_dir)
     assert len(items) == 600 and len(subsets["hq"]) == 215
@@ -43,8 +33,5 @@ def test_baseline_rows_and_the_shipped_checkpoint_sentence_are_regenerated():
 
 @pytest.mark.slow
 def test_the_regenerated_rows_do_not_depend_on_numpys_simd_dispatch():
-    shared_data_dir("metaeval")
-    if not simd_variants():
-        pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
     name = "test_baseline_rows_and_the_shipped_checkpoint_sentence_are_regenerated"
-    assert "baseline" in run_pytest_under_simd_variants([f"{__file__}::{name}"], cwd=ROOT)
+    check_independent_of_simd_dispatch(f"{__file__}::{name}", cwd=ROOT, required="metaeval")
