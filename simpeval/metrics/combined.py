@@ -85,7 +85,7 @@ class FkBleu(IBleu):
     """FKBLEU: iBLEU times sigmoid(FKGL(output) - FKGL(source))."""
 
     name = "fkbleu"
-    formula_version = "1"
+    formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
     sub_scores = ("fkbleu",)
     description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
     options = {**IBleu.options, **prefixed_options(Fkgl.options, "fkgl_")}

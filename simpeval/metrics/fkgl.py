@@ -77,7 +77,7 @@ class Fkgl(Metric):
     """Flesch-Kincaid Grade Level of the output (no references needed; lower is simpler)."""
 
     name = "fkgl"
-    formula_version = "1"
+    formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
     sub_scores = ("fkgl",)
     description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
     requires_references = False

@@ -39,7 +39,7 @@ class Length(Metric):
     """Output length in tokens and sentences, and its ratios to the source."""
 
     name = "length"
-    formula_version = "1"
+    formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
     sub_scores = (
         "length",
         "length-sentences",

@@ -95,7 +95,7 @@ class QualityEstimation(Metric):
     """EASSE's quality-estimation features of the outputs against their originals (no references)."""
 
     name = "qe"
-    formula_version = "1"
+    formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
     sub_scores = ("qe-compression", "qe-splits", "qe-levenshtein", "qe-exact-copies", "qe-additions",
                   "qe-deletions", "qe-lexical-complexity")
     description = "EASSE's quality-estimation features: compression, splits, Levenshtein, copies, edits, word rank"
