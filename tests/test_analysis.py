@@ -79,9 +79,9 @@ def test_agreement_with_the_references_takes_the_best_reference_per_operation():
 
 def test_metrics_wrap_the_analysis():
     sources, outputs = ["The cat sat on the mat .", "It rained ."], ["The cat sat .", "It rained a lot ."]
-    corpus = Operations().score_corpus(sources, outputs)
+    corpus = Operations().corpus_score(sources, outputs)
     assert corpus["ops-kept"] == pytest.approx(0.7) and corpus["ops-added"] == pytest.approx(2 / 9)
-    sentences = Operations().score_sentences(sources, outputs)
+    sentences = Operations().sentence_scores(sources, outputs)
     assert sentences["ops-deleted"] == [pytest.approx(3 / 7), 0.0]
-    f1 = OperationsF1().score_sentences(sources, outputs, [["The cat sat ."], ["It rained a lot ."]])
+    f1 = OperationsF1().sentence_scores(sources, outputs, [["The cat sat ."], ["It rained a lot ."]])
     assert f1["ops-f1-kept"] == [100.0, 100.0] and f1["ops-f1-deleted"] == [100.0, 0.0]

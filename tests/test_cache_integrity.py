@@ -32,12 +32,12 @@ class Ratio(simpeval.Metric):
     corpus_level = True
     calls = 0
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         type(self).calls += 1
         return {"ratio": [len(o.split()) / len(s.split()) for s, o in zip(sources, outputs)],
                 "ratio-out": [float(len(o.split())) for o in outputs]}
 
-    def score_corpus(self, sources, outputs, references=None):
+    def _score_corpus(self, sources, outputs, references=None):
         type(self).calls += 1
         return {"ratio": sum(len(o.split()) for o in outputs) / sum(len(s.split()) for s in sources),
                 "ratio-out": float(sum(len(o.split()) for o in outputs))}

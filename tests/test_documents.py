@@ -93,7 +93,7 @@ class _TargetEcho(simpeval.Metric):
     name = "target-echo"
     item_fields = ("target",)
 
-    def score_sentences(self, sources, outputs, references=None, target=None):
+    def _score_items(self, sources, outputs, references=None, target=None):
         return {self.name: [t + len(o) for t, o in zip(target, outputs)]}
 
 

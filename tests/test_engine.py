@@ -71,10 +71,10 @@ class WholeCorpus(Metric):
     requires_references = False
     corpus_level = True
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"whole-corpus": [1.0] * len(outputs)}
 
-    def score_corpus(self, sources, outputs, references=None):
+    def _score_corpus(self, sources, outputs, references=None):
         return {"whole-corpus": float(len(outputs))}
 
 

@@ -78,7 +78,7 @@ class Halting(Metric):
     scored: list[int] = []
     stop_at: int | None = None
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         numbers = [int(o.split()[4]) for o in outputs]
         if Halting.stop_at in numbers:
             raise KeyboardInterrupt

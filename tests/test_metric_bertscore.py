@@ -48,7 +48,7 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     import bert_score
 
     metric = BertScore(model=minilm, layer=6, tokenizer="none", batch_size=2)
-    ours = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+    ours = metric.sentence_scores(SOURCES, OUTPUTS, REFERENCES)
     precision, recall, f1 = bert_score.score(OUTPUTS, REFERENCES, model_type=minilm, num_layers=6)
     assert ours["bertscore-p"] == pytest.approx(precision.tolist(), abs=1e-6)
     assert ours["bertscore-r"] == pytest.approx(recall.tolist(), abs=1e-6)
@@ -62,20 +62,20 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
 
 def test_best_reference_is_kept(minilm: str) -> None:
     metric = BertScore(model=minilm, layer=6, tokenizer="none")
-    together = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+    together = metric.sentence_scores(SOURCES, OUTPUTS, REFERENCES)
     for i, refs in enumerate(REFERENCES):
-        singles = [metric.score_sentences(["x"], [OUTPUTS[i]], [[ref]]) for ref in refs]
+        singles = [metric.sentence_scores(["x"], [OUTPUTS[i]], [[ref]]) for ref in refs]
         for key in ("bertscore-p", "bertscore-r", "bertscore-f1"):
             assert together[key][i] == pytest.approx(max(s[key][0] for s in singles), abs=1e-6)
     # the relevant reference wins over the unrelated one
-    unrelated = metric.score_sentences(["x"], [OUTPUTS[0]], [[REFERENCES[0][1]]])
+    unrelated = metric.sentence_scores(["x"], [OUTPUTS[0]], [[REFERENCES[0][1]]])
     assert together["bertscore-f1"][0] > unrelated["bertscore-f1"][0]
 
 
 def test_unknown_model_path_uses_its_last_layer(minilm: str) -> None:
     def scores(**settings: object) -> dict[str, list[float]]:
         metric = BertScore(model=minilm, tokenizer="none", **settings)
-        return metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)
+        return metric.sentence_scores(SOURCES, OUTPUTS, REFERENCES)
 
     default, last, lower = scores(), scores(layer=6), scores(layer=3)
     for key in BertScore.sub_scores:  # equal but for padding: a text embedded in another batch
@@ -90,7 +90,7 @@ def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
 
     registry = load_registry(autoload=False)
     metric = registry.create_metric("bertscore", {"model": minilm, "layer": "6"})
-    ours = metric.score_sentences(SOURCES, OUTPUTS, REFERENCES)["bertscore-f1"]
+    ours = metric.sentence_scores(SOURCES, OUTPUTS, REFERENCES)["bertscore-f1"]
 
     def tok(text: str) -> str:
         return " ".join(tokenize(text, "13a"))
@@ -110,7 +110,7 @@ def test_missing_weights_is_a_usage_error_at_once(model: str, tmp_path, monkeypa
     metric = BertScore(model=model, rescale=False)
     started = time.perf_counter()
     with pytest.raises(UsageError) as error:
-        metric.score_sentences(["x"], ["a"], [["a"]])
+        metric.sentence_scores(["x"], ["a"], [["a"]])
     assert time.perf_counter() - started < 2
     assert str(error.value) == {
         "/nonexistent": 'model path "/nonexistent" does not exist: pass bertscore:model=PATH of a model',

@@ -27,7 +27,7 @@ def test_sentence_bleu_worked_by_hand() -> None:
     # 1/4 trigrams (on the mat), 0/3 4-grams -> floor 0.1/3. Closest reference
     # length 6 = output length, so no brevity penalty.
     expected = 100 * (1.0 * 0.6 * 0.25 * (0.1 / 3)) ** 0.25
-    score = Bleu().score_sentences([""], [HYP], [REFS])["bleu"][0]
+    score = Bleu().sentence_scores([""], [HYP], [REFS])["bleu"][0]
     assert score == pytest.approx(expected, abs=1e-12)
     assert score == pytest.approx(26.591479484724942, abs=1e-12)
 
@@ -38,10 +38,10 @@ def test_default_preset_equals_sacrebleu_2_sentence_and_corpus() -> None:
     metric = Bleu()
     oracle = sacrebleu.metrics.BLEU(tokenize="13a", smooth_method="floor", effective_order=True)
     expected = [oracle.sentence_score(hyp, refs).score for hyp, refs in CORPUS]
-    assert metric.score_sentences(outputs, outputs, references)["bleu"] == pytest.approx(expected, abs=1e-12)
+    assert metric.sentence_scores(outputs, outputs, references)["bleu"] == pytest.approx(expected, abs=1e-12)
     corpus_oracle = sacrebleu.metrics.BLEU(tokenize="13a")  # exp smoothing, as EASSE's corpus_bleu
     streams = [list(refs) for refs in zip(*references)]
-    assert metric.score_corpus(outputs, outputs, references)["bleu"] == pytest.approx(
+    assert metric.corpus_score(outputs, outputs, references)["bleu"] == pytest.approx(
         corpus_oracle.corpus_score(outputs, streams).score, abs=1e-12
     )
 
@@ -50,12 +50,12 @@ def test_default_preset_equals_sacrebleu_2_sentence_and_corpus() -> None:
 def test_every_smoothing_equals_sacrebleu(smooth: str) -> None:
     for hyp, refs in CORPUS:
         oracle = sacrebleu.metrics.BLEU(smooth_method=smooth, effective_order=True)
-        mine = Bleu(smooth=smooth).score_sentences([hyp], [hyp], [refs])["bleu"][0]
+        mine = Bleu(smooth=smooth).sentence_scores([hyp], [hyp], [refs])["bleu"][0]
         assert mine == pytest.approx(oracle.sentence_score(hyp, refs).score, abs=1e-12)
 
 
 def test_empty_output_scores_zero() -> None:
-    assert Bleu().score_sentences(["x"], [""], [["a reference"]])["bleu"] == [0.0]
+    assert Bleu().sentence_scores(["x"], [""], [["a reference"]])["bleu"] == [0.0]
 
 
 def test_no_match_rule_differs_between_sacrebleu_versions() -> None:
@@ -71,9 +71,9 @@ def test_no_match_rule_differs_between_sacrebleu_versions() -> None:
 def test_bleu_source_compares_with_the_input() -> None:
     source = "the cat sat on the mat"
     metric = BleuSource()
-    assert metric.score_sentences([source], [source])["bleu-source"] == [pytest.approx(100.0)]
-    via_refs = Bleu().score_sentences([source], [HYP], [[source]])["bleu"]
-    assert metric.score_sentences([source], [HYP])["bleu-source"] == via_refs
+    assert metric.sentence_scores([source], [source])["bleu-source"] == [pytest.approx(100.0)]
+    via_refs = Bleu().sentence_scores([source], [HYP], [[source]])["bleu"]
+    assert metric.sentence_scores([source], [HYP])["bleu-source"] == via_refs
 
 
 def test_signature_lists_resolved_settings() -> None:

@@ -28,41 +28,41 @@ ARGS = (SOURCES, OUTPUTS, REFERENCES)
 
 
 def test_ibleu_is_the_weighted_difference_of_its_bleus() -> None:
-    to_refs = Bleu().score_sentences(*ARGS)["bleu"]
-    to_source = BleuSource().score_sentences(SOURCES, OUTPUTS)["bleu-source"]
+    to_refs = Bleu().sentence_scores(*ARGS)["bleu"]
+    to_source = BleuSource().sentence_scores(SOURCES, OUTPUTS)["bleu-source"]
     expected = [0.9 * r - 0.1 * s for r, s in zip(to_refs, to_source)]
-    assert IBleu().score_sentences(*ARGS)["ibleu"] == pytest.approx(expected, abs=1e-12)
-    half = IBleu(alpha=0.5).score_sentences(*ARGS)["ibleu"]
+    assert IBleu().sentence_scores(*ARGS)["ibleu"] == pytest.approx(expected, abs=1e-12)
+    half = IBleu(alpha=0.5).sentence_scores(*ARGS)["ibleu"]
     assert half == pytest.approx([0.5 * r - 0.5 * s for r, s in zip(to_refs, to_source)])
 
 
 def test_metaeval_ibleu_uses_exp_smoothing_against_the_source() -> None:
     metric = IBleu(**IBleu.presets["metaeval-2021"])
     preset = Bleu.presets["metaeval-2021"]
-    to_refs = Bleu(**preset).score_sentences(*ARGS)["bleu"]
+    to_refs = Bleu(**preset).sentence_scores(*ARGS)["bleu"]
     source_settings = {**preset, "smooth": "exp", "effective_order": False}
-    to_source = BleuSource(**source_settings).score_sentences(SOURCES, OUTPUTS)["bleu-source"]
-    assert metric.score_sentences(*ARGS)["ibleu"] == pytest.approx(
+    to_source = BleuSource(**source_settings).sentence_scores(SOURCES, OUTPUTS)["bleu-source"]
+    assert metric.sentence_scores(*ARGS)["ibleu"] == pytest.approx(
         [0.9 * r - 0.1 * s for r, s in zip(to_refs, to_source)], abs=1e-12
     )
     assert "source_smooth:exp|source_eff:no" in metric.signature()
 
 
 def test_fkbleu_scales_ibleu_by_the_sigmoid_of_the_grade_change() -> None:
-    ibleu = IBleu().score_sentences(*ARGS)["ibleu"]
+    ibleu = IBleu().sentence_scores(*ARGS)["ibleu"]
     fkgl = Fkgl()
     out, src = fkgl.grades(OUTPUTS), fkgl.grades(SOURCES)
     expected = [i / (1 + math.exp(-(o - s))) for i, o, s in zip(ibleu, out, src)]
-    assert FkBleu().score_sentences(*ARGS)["fkbleu"] == pytest.approx(expected, abs=1e-12)
+    assert FkBleu().sentence_scores(*ARGS)["fkbleu"] == pytest.approx(expected, abs=1e-12)
 
 
 def test_bleu_sari_means() -> None:
-    bleu = Bleu().score_sentences(*ARGS)["bleu"]
-    sari = Sari().score_sentences(*ARGS)["sari"]
-    assert BleuSariAmean().score_sentences(*ARGS)["bleu-sari-amean"] == pytest.approx(
+    bleu = Bleu().sentence_scores(*ARGS)["bleu"]
+    sari = Sari().sentence_scores(*ARGS)["sari"]
+    assert BleuSariAmean().sentence_scores(*ARGS)["bleu-sari-amean"] == pytest.approx(
         [(b + s) / 2 for b, s in zip(bleu, sari)]
     )
-    assert BleuSariGmean().score_sentences(*ARGS)["bleu-sari-gmean"] == pytest.approx(
+    assert BleuSariGmean().sentence_scores(*ARGS)["bleu-sari-gmean"] == pytest.approx(
         [math.sqrt(b * s) for b, s in zip(bleu, sari)]
     )
     assert BleuSariAmean().signature().startswith("bleu-sari-amean|bleu_tok:13a|bleu_lc:no")
@@ -75,7 +75,7 @@ def test_composites_reuse_the_component_statistics() -> None:
 
     def score(metric):
         metric.bind_run(run)
-        metric.score_sentences(*ARGS)
+        metric.sentence_scores(*ARGS)
 
     score(Bleu())
     score(Sari())

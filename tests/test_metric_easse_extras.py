@@ -21,7 +21,7 @@ def test_sent_bleu_is_the_mean_of_sacrebleu_sentence_bleu(data_dir):
     outputs = (data_dir / "system_outputs/turkcorpus/test/Dress-Ls").read_text(encoding="utf-8").splitlines()
     scorer = BLEU(tokenize="13a", smooth_method="floor", effective_order=True)
     expected = np.mean([scorer.sentence_score(o, r).score for o, r in zip(outputs, test_set.references)])
-    corpus = SentBleu().score_corpus(test_set.sources, outputs, test_set.references)["sent-bleu"]
+    corpus = SentBleu().corpus_score(test_set.sources, outputs, test_set.references)["sent-bleu"]
     assert corpus == pytest.approx(expected, abs=1e-9)
 
 
@@ -29,17 +29,17 @@ def test_f1_token_single_reference_as_easse_tests_it():
     # 8 shared tokens, 12 in the output, 9 in the reference
     precision, recall = 8 / 12, 8 / 9
     expected = 100 * 2 * precision * recall / (precision + recall)
-    assert F1Token().score_corpus(["x"], [SYS], [[REF1]])["f1-token"] == pytest.approx(expected)
+    assert F1Token().corpus_score(["x"], [SYS], [[REF1]])["f1-token"] == pytest.approx(expected)
 
 
 def test_f1_token_keeps_the_best_reference():
     f1_ref2 = 2 * (6 / 12) * (6 / 6) / ((6 / 12) + (6 / 6))
-    assert F1Token().score_sentences(["x"], [SYS], [[REF2]])["f1-token"] == [pytest.approx(100 * f1_ref2)]
-    both = F1Token().score_sentences(["x"], [SYS], [[REF2, REF1]])["f1-token"][0]
+    assert F1Token().sentence_scores(["x"], [SYS], [[REF2]])["f1-token"] == [pytest.approx(100 * f1_ref2)]
+    both = F1Token().sentence_scores(["x"], [SYS], [[REF2, REF1]])["f1-token"][0]
     assert both == pytest.approx(100 * 2 * (8 / 12) * (8 / 9) / (8 / 12 + 8 / 9))
 
 
 def test_f1_token_lowercases_by_default_and_scores_empty_outputs_zero():
-    assert F1Token().score_sentences(["x"], ["THE CAT"], [["the cat"]])["f1-token"] == [100.0]
-    assert F1Token(lowercase=False).score_sentences(["x"], ["THE CAT"], [["the cat"]])["f1-token"] == [0.0]
-    assert F1Token().score_sentences(["x"], [""], [["the cat"]])["f1-token"] == [0.0]
+    assert F1Token().sentence_scores(["x"], ["THE CAT"], [["the cat"]])["f1-token"] == [100.0]
+    assert F1Token(lowercase=False).sentence_scores(["x"], ["THE CAT"], [["the cat"]])["f1-token"] == [0.0]
+    assert F1Token().sentence_scores(["x"], [""], [["the cat"]])["f1-token"] == [0.0]

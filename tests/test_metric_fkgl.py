@@ -31,7 +31,7 @@ def test_syllables_of_known_words(word: str, syllables: int) -> None:
 def test_grade_worked_by_hand() -> None:
     # "simplification is beautiful ." : 4 words (the period counts, as in EASSE), 1 sentence,
     # 5 + 1 + 4 + 0 = 10 syllables -> 0.39 * 4 + 11.8 * 10 / 4 - 15.59 = 15.47.
-    assert Fkgl().score_sentences(["x"], ["Simplification is beautiful."])["fkgl"] == [
+    assert Fkgl().sentence_scores(["x"], ["Simplification is beautiful."])["fkgl"] == [
         pytest.approx(15.47)
     ]
 
@@ -39,8 +39,8 @@ def test_grade_worked_by_hand() -> None:
 def test_negative_grades_are_clipped_unless_asked() -> None:
     # "the cat sat on the mat ." : 7 words, 6 syllables, 1 sentence -> 2.73 + 70.8/7 - 15.59.
     text = ["The cat sat on the mat."]
-    assert Fkgl().score_sentences(text, text)["fkgl"] == [0.0]
-    assert Fkgl(clip=False).score_sentences(text, text)["fkgl"] == [
+    assert Fkgl().sentence_scores(text, text)["fkgl"] == [0.0]
+    assert Fkgl(clip=False).sentence_scores(text, text)["fkgl"] == [
         pytest.approx(0.39 * 7 + 11.8 * 6 / 7 - 15.59)
     ]
 
@@ -57,7 +57,7 @@ def test_sentences_are_split_with_punkt() -> None:
 
 
 def test_empty_text_scores_zero() -> None:
-    assert Fkgl().score_sentences([""], [""])["fkgl"] == [0.0]
+    assert Fkgl().sentence_scores([""], [""])["fkgl"] == [0.0]
     assert fkgl_from_counts(ReadabilityCounts(0, 0, 0)) == 0.0
 
 
@@ -65,9 +65,9 @@ def test_corpus_pools_counts_rather_than_averaging() -> None:
     texts = ["Simplification is beautiful.", "The cat sat on the mat. It was happy."]
     metric = Fkgl(clip=False)
     pooled = readability_counts(texts[0], "13a", True) + readability_counts(texts[1], "13a", True)
-    assert metric.score_corpus(texts, texts)["fkgl"] == pytest.approx(fkgl_from_counts(pooled, False))
-    assert metric.score_corpus(texts, texts)["fkgl"] != pytest.approx(
-        sum(metric.score_sentences(texts, texts)["fkgl"]) / 2
+    assert metric.corpus_score(texts, texts)["fkgl"] == pytest.approx(fkgl_from_counts(pooled, False))
+    assert metric.corpus_score(texts, texts)["fkgl"] != pytest.approx(
+        sum(metric.sentence_scores(texts, texts)["fkgl"]) / 2
     )
     assert Fkgl.is_higher_better("fkgl") is False
 

@@ -12,7 +12,7 @@ def test_lengths_and_ratios() -> None:
     output = "The cat was old. It sat."  # 8 tokens, 2 sentences
     # EASSE measures the 13a-tokenised text: "The cat , which was old , sat on the mat ." has
     # 42 characters, "The cat was old . It sat ." 26
-    scores = Length().score_sentences([source], [output])
+    scores = Length().sentence_scores([source], [output])
     assert scores == {
         "length": [8.0],
         "length-sentences": [2.0],
@@ -20,7 +20,7 @@ def test_lengths_and_ratios() -> None:
         "length-token-ratio": [8 / 12],
         "length-splits": [2.0],
     }
-    raw = Length(normalize=False).score_sentences([source], [output])
+    raw = Length(normalize=False).sentence_scores([source], [output])
     assert raw["length-compression"] == [24 / 39]  # the raw text: 39 and 24 characters
 
 
@@ -32,13 +32,13 @@ def test_easse_ratios_on_the_access_outputs(data_dir) -> None:
 
     sources = load_test_set(data_dir, "turkcorpus_test").sources
     outputs = (data_dir / "system_outputs/turkcorpus/test/ACCESS").read_text(encoding="utf-8").splitlines()
-    scores = Length().score_corpus(sources, outputs)
+    scores = Length().corpus_score(sources, outputs)
     assert round(scores["length-compression"], 5) == 0.94079
     assert abs(scores["length-splits"] - 1.2000928505106778) < 1e-12
 
 
 def test_empty_lines() -> None:
-    scores = Length().score_sentences(["", "Some source."], ["Output.", ""])
+    scores = Length().sentence_scores(["", "Some source."], ["Output.", ""])
     assert scores["length"] == [2.0, 0.0]
     assert math.isnan(scores["length-compression"][0])  # ratio over an empty source
     assert scores["length-compression"][1] == 0.0

@@ -22,7 +22,7 @@ def test_access_compression_and_splits_equal_easse(data_dir):
     sources = load_test_set(data_dir, "turkcorpus_test").sources
     outputs = (data_dir / "system_outputs/turkcorpus/test/ACCESS").read_text(encoding="utf-8").splitlines()
     for lowercase in (True, False):
-        scores = QualityEstimation(lowercase=lowercase).score_corpus(sources, outputs)
+        scores = QualityEstimation(lowercase=lowercase).corpus_score(sources, outputs)
         assert round(scores["qe-compression"], 5) == 0.94079
         assert scores["qe-splits"] == pytest.approx(1.2000928505106778, abs=1e-12)
         assert 0 < scores["qe-exact-copies"] < 0.1 and 0.8 < scores["qe-levenshtein"] < 0.95
@@ -37,7 +37,7 @@ def test_levenshtein_similarity_is_python_levenshtein_ratio():
 def test_features_of_one_pair_by_hand():
     source = "The cat, which was old, sat on the mat."
     output = "The old cat sat. It was happy."
-    scores = QualityEstimation(lowercase=False).score_sentences([source], [output])
+    scores = QualityEstimation(lowercase=False).sentence_scores([source], [output])
     src = "The cat , which was old , sat on the mat ."  # 13a: 12 tokens, 42 characters
     out = "The old cat sat . It was happy ."  # 9 tokens, 32 characters
     assert scores["qe-compression"] == [pytest.approx(32 / 42)]
@@ -50,7 +50,7 @@ def test_features_of_one_pair_by_hand():
 
 
 def test_exact_copies_and_empty_lines():
-    scores = QualityEstimation().score_sentences(["Same text .", "", "x"], ["same  text.", "y", ""])
+    scores = QualityEstimation().sentence_scores(["Same text .", "", "x"], ["same  text.", "y", ""])
     assert scores["qe-exact-copies"] == [1.0, 0.0, 0.0]  # lower-cased and normalised first
     assert scores["qe-compression"][1] == 0.0 and scores["qe-splits"][1] == 0.0  # tseval's safe division
     assert scores["qe-deletions"][2] == 1.0 and scores["qe-additions"][2] == 0.0
@@ -66,6 +66,6 @@ def test_lexical_complexity_is_the_third_quartile_of_log_ranks(monkeypatch):
 
 
 def test_lexical_complexity_ranks_common_words_lower_in_wordfreq():
-    simple = QualityEstimation().score_sentences(["x"], ["The dog is big."])["qe-lexical-complexity"][0]
-    complex_ = QualityEstimation().score_sentences(["x"], ["The canine is gargantuan."])["qe-lexical-complexity"][0]
+    simple = QualityEstimation().sentence_scores(["x"], ["The dog is big."])["qe-lexical-complexity"][0]
+    complex_ = QualityEstimation().sentence_scores(["x"], ["The canine is gargantuan."])["qe-lexical-complexity"][0]
     assert simple < complex_ < math.log(1 + 50000)

@@ -23,7 +23,7 @@ def test_corpus_sari_legacy_equals_easse(data_dir, system, expected):
     test_set = load_test_set(data_dir, "turkcorpus_test_legacy")
     path = data_dir / f"system_outputs/turkcorpus/test/tok.low/{system}.tok.low"
     outputs = path.read_text(encoding="utf-8").splitlines()
-    scores = SariLegacy().score_corpus(test_set.sources, outputs, test_set.references)
+    scores = SariLegacy().corpus_score(test_set.sources, outputs, test_set.references)
     assert scores["sari-legacy"] == pytest.approx(expected, abs=1e-9)
     parts = [scores[f"sari-legacy-{op}"] for op in ("add", "keep", "del")]
     assert scores["sari-legacy"] == pytest.approx(sum(parts) / 3)
@@ -33,9 +33,9 @@ def test_legacy_leaves_the_original_untokenised_and_the_case_alone():
     # "end." stays one token of the original while the output's "end ." is two: legacy SARI
     # counts a deletion and additions that SARI, tokenising everything, does not see
     args = (["The end."], ["The end."], [["The end."]])
-    legacy = SariLegacy().score_corpus(*args)["sari-legacy"]
-    assert legacy != pytest.approx(Sari(lowercase=False).score_corpus(*args)["sari"])
+    legacy = SariLegacy().corpus_score(*args)["sari-legacy"]
+    assert legacy != pytest.approx(Sari(lowercase=False).corpus_score(*args)["sari"])
     tokenised = (["The end ."], ["The end."], [["The end."]])
-    assert SariLegacy().score_corpus(*tokenised)["sari-legacy"] == pytest.approx(
-        Sari(lowercase=False).score_corpus(*tokenised)["sari"])
+    assert SariLegacy().corpus_score(*tokenised)["sari-legacy"] == pytest.approx(
+        Sari(lowercase=False).corpus_score(*tokenised)["sari"])
     assert SariLegacy().signature().startswith("sari-legacy|tok:13a|del:f1|paper:no|")

@@ -60,23 +60,23 @@ import simpeval
 class WrongCount(simpeval.Metric):
     name = "wrong-count"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"wrong-count": [1.0] * (len(outputs) + 1)}
 
 class Stringy(simpeval.Metric):
     name = "stringy"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"stringy": ["0.5" for _ in outputs]}
 
 class EmptyCorpus(simpeval.Metric):
     name = "empty-corpus"
     corpus_level = True
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"empty-corpus": [0.0 for _ in outputs]}
 
-    def score_corpus(self, sources, outputs, references=None):
+    def _score_corpus(self, sources, outputs, references=None):
         return {}
 
 @simpeval.hookimpl
@@ -90,13 +90,13 @@ class MySari(simpeval.Metric):
     name = "my-sari"
     sub_scores = ("my-sari", "sari-add")
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"my-sari": [0.0 for _ in outputs], "sari-add": [0.0 for _ in outputs]}
 
 class Fine(simpeval.Metric):
     name = "fine-metric"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"fine-metric": [float(len(o)) for o in outputs]}
 
 @simpeval.hookimpl
@@ -120,7 +120,7 @@ import simpeval
 class LengthRatio(simpeval.Metric):
     name = "length-ratio"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"length-ratio": [len(o.split()) / max(1, len(s.split())) for s, o in zip(sources, outputs)]}
 
 @simpeval.hookimpl

@@ -18,7 +18,7 @@ class LengthRatio(simpeval.Metric):
     name = "length-ratio"
     requires_references = False
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"length-ratio": [len(o.split()) / max(1, len(s.split())) for s, o in zip(sources, outputs)]}
 
 @simpeval.hookimpl

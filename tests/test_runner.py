@@ -19,7 +19,7 @@ class WordRatio(simpeval.Metric):
     presets = {"paper": {"scale": 100.0}}
     calls = 0
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         type(self).calls += 1
         return {
             "word-ratio": [self.scale * len(o.split()) / max(1, len(s.split())) for s, o in zip(sources, outputs)],
@@ -32,10 +32,10 @@ class RefCount(simpeval.Metric):
     requires_references = True
     corpus_level = True
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         return {"ref-count": [float(len(r)) for r in references]}
 
-    def score_corpus(self, sources, outputs, references=None):
+    def _score_corpus(self, sources, outputs, references=None):
         return {"ref-count": float(sum(map(len, references)))}
 
 
@@ -124,19 +124,19 @@ def test_interrupted_run_resumes_from_last_finished_batch(registry, tmp_path):
     class Interrupted(Exception):
         pass
 
-    original = WordRatio.score_sentences
+    original = WordRatio._score_items
 
     def flaky(self, s, o, r=None):
         if "BOOM" in o:
             raise Interrupted
         return original(self, s, o, r)
 
-    WordRatio.score_sentences = flaky
+    WordRatio._score_items = flaky
     try:
         with pytest.raises(Interrupted):
             evaluate(resolve_metrics(registry, ["word-ratio"]), sources, outputs, cache=cache, batch_size=3)
     finally:
-        WordRatio.score_sentences = original
+        WordRatio._score_items = original
     assert WordRatio.calls == 2  # batches 0-2 and 3-5 finished and were stored
     evaluate(resolve_metrics(registry, ["word-ratio"]), sources, outputs, cache=cache, batch_size=3)
     assert WordRatio.calls == 3  # only the batch 6-8 was scored again

@@ -70,7 +70,7 @@ def test_corpus_scores_from_batch_statistics_equal_the_whole_corpus_formula(asse
     requests = resolve_metrics(registry, ["bleu,sari,fkgl"])
     batched = evaluate(requests, *asset, sentence_level=False, batch_size=7)
     for request in requests:
-        whole = request.metric.score_corpus(*asset)
+        whole = request.metric.corpus_score(*asset)
         for sub in request.report:
             assert batched.corpus_scores[sub] == whole[sub]
 
@@ -123,7 +123,7 @@ class Fragile(Metric):
 
     name = "fragile"
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         if "BOOM" in outputs:
             raise ValueError("cannot score BOOM")
         return {"fragile": [1.0] * len(outputs)}

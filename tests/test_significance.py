@@ -76,11 +76,11 @@ def test_corpus_bleu_is_recomputed_from_resampled_counts_not_averaged():
     weights = sig.bootstrap_weights(4, 5, np.random.default_rng(9))
     for row in weights:
         picked = [i for i, count in enumerate(row) for _ in range(int(count))]
-        direct = bleu.score_corpus([sources[i] for i in picked], [outputs[i] for i in picked], [refs[i] for i in picked])
-        assert bleu.score_from_statistics(row @ stats)["bleu"] == pytest.approx(direct["bleu"])
-    mean_of_sentences = np.mean(bleu.score_sentences(sources, outputs, refs)["bleu"])
-    corpus = bleu.score_from_statistics(stats.sum(axis=0))["bleu"]
-    assert corpus == pytest.approx(bleu.score_corpus(sources, outputs, refs)["bleu"])
+        direct = bleu.corpus_score([sources[i] for i in picked], [outputs[i] for i in picked], [refs[i] for i in picked])
+        assert bleu.corpus_score_from_statistics(row @ stats)["bleu"] == pytest.approx(direct["bleu"])
+    mean_of_sentences = np.mean(bleu.sentence_scores(sources, outputs, refs)["bleu"])
+    corpus = bleu.corpus_score_from_statistics(stats.sum(axis=0))["bleu"]
+    assert corpus == pytest.approx(bleu.corpus_score(sources, outputs, refs)["bleu"])
     assert abs(corpus - mean_of_sentences) > 1
 
 
@@ -119,7 +119,7 @@ def test_bleu_paired_tests_equal_sacrebleus(bleu_systems, test_type, monkeypatch
              for name, out in outputs.items()}
 
     def scorer(totals):
-        return np.array([[bleu.score_from_statistics(row)["bleu"]] for row in totals.tolist()])
+        return np.array([[bleu.corpus_score_from_statistics(row)["bleu"]] for row in totals.tolist()])
 
     for position, name in enumerate(["Dress", "Hybrid"], start=1):
         test = sig.paired_bootstrap if test_type == "bs" else sig.approximate_randomization

@@ -146,7 +146,7 @@ class Interrupted(Metric):
     scored: list[int] = []
     stop_at: int | None = None
 
-    def score_sentences(self, sources, outputs, references=None):
+    def _score_items(self, sources, outputs, references=None):
         index = int(outputs[0].split()[4]) // 5  # item number / batch size
         if index == Interrupted.stop_at:
             raise KeyboardInterrupt

@@ -45,14 +45,14 @@ def test_runner_scores_and_signatures(registry):
 def test_paper_zero_rule_is_an_option(registry):
     metric = registry.create_metric("cescore", {"ignore_zero_sentences": "yes"})
     source = "the cat sat on the mat and the dog ate the bone"
-    scores = metric.score_sentences([source], ["The cat sat on the mat. The dog ate."])
+    scores = metric.sentence_scores([source], ["The cat sat on the mat. The dog ate."])
     assert scores["cescore-g"] == [pytest.approx(0.575)]
     assert metric.signature() == "cescore|g0:yes|version:0.1.0"
 
 
 def test_text_simplicity_metric_scores_the_output_alone(registry):
     metric = registry.create_metric("cescore-tss")
-    a = metric.score_sentences(["x", "y"], ["The cat.", "The cat."])
+    a = metric.sentence_scores(["x", "y"], ["The cat.", "The cat."])
     assert a["cescore-tss"] == [pytest.approx(8.056514476380837, abs=1e-12)] * 2
     assert a["cescore-sls"][0] == pytest.approx(0.9183397445384054, abs=1e-15)  # 2 words
 
@@ -73,7 +73,7 @@ def test_semimatch_needs_no_nltk():
 
     code = (
         "import sys; from simpeval_cescore.metrics import SemiMatchMetric; "
-        "s = SemiMatchMetric(min_n=2, max_n=2).score_sentences(['a b c d .'], ['a b x d .']); "
+        "s = SemiMatchMetric(min_n=2, max_n=2).sentence_scores(['a b c d .'], ['a b x d .']); "
         "print(s['cescore-semimatch'], 'nltk' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -39,7 +39,7 @@ def test_empty_sides():
 
 def score(outputs, sources=None, **options):
     sources = sources or [SOURCE] * len(outputs)
-    return EntityMatch(**options).score_sentences(sources, outputs)
+    return EntityMatch(**options).sentence_scores(sources, outputs)
 
 
 @pytest.mark.slow

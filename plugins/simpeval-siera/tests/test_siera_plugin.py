@@ -41,7 +41,7 @@ def test_signature_names_the_checkpoint_and_its_encoder_by_content(tmp_path, mon
 
 def test_missing_checkpoint_is_a_usage_error(tmp_path):
     with pytest.raises(simpeval.UsageError, match="not a SIERA checkpoint"):
-        Siera(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
+        Siera(checkpoint=str(tmp_path)).sentence_scores(["a"], ["b"])
 
 
 def write_parallel(directory, sentences):
@@ -61,7 +61,7 @@ def test_train_command_writes_a_checkpoint_the_metric_uses(tiny_encoder, sentenc
     assert "augmentation:" in result.output and (output / "model.safetensors").is_file()
     metric = Siera(checkpoint=str(output))
     hard, easy = sentences[0]
-    scores = metric.score_sentences([hard, easy], [easy, hard])
+    scores = metric.sentence_scores([hard, easy], [easy, hard])
     assert scores["siera"][0] + scores["siera"][1] == pytest.approx(1.0, abs=1e-12)
 
 
@@ -80,7 +80,7 @@ def test_shipped_checkpoint_scores_offline():
     assert (SHIPPED_DIR / "model.safetensors").stat().st_size < 10_000_000
     source = "The municipality subsequently constructed an enormous bridge across the river."
     simpler = "The city built a big bridge."
-    scores = Siera().score_sentences([source, simpler], [simpler, source])
+    scores = Siera().sentence_scores([source, simpler], [simpler, source])
     assert scores["siera"][0] + scores["siera"][1] == pytest.approx(1.0, abs=1e-9)
     assert scores["siera"][0] > 0.5 > scores["siera"][1]
 
@@ -158,11 +158,11 @@ def test_each_distinct_pair_goes_through_the_model_once_per_run():
     metric = Siera(progress=False)
     sources = ["The cat sat on the mat.", "It was raining heavily."]
     outputs = ["A cat sat.", "It rained."]
-    first = metric.score_sentences(sources, outputs)
+    first = metric.sentence_scores(sources, outputs)
     encoder = metric._model()[2]
     assert encoder.encoded == 4  # two forward and two backward pairs
     # a later batch of the run: one item again (in the other order), one new
-    again = metric.score_sentences([outputs[0], sources[1]], [sources[0], "Rain fell."])
+    again = metric.sentence_scores([outputs[0], sources[1]], [sources[0], "Rain fell."])
     assert encoder.encoded == 6
     assert again["siera"][0] == pytest.approx(1 - first["siera"][0], abs=1e-9)
 

@@ -70,19 +70,19 @@ def test_sle_delta_and_sledoc_arithmetic(trained):
     delta = delta_metric.sentence_scores(sources, outputs)["sle-delta"]
     assert delta == pytest.approx([o - s for o, s in zip(sle, sle_src)])
     targets = [0, 1, 2, 2, 1.5, 0]
-    doc = SleDoc(checkpoint=str(output)).score_sentences(sources, outputs, target=targets)
+    doc = SleDoc(checkpoint=str(output)).sentence_scores(sources, outputs, target=targets)
     assert doc["sledoc-level"] == pytest.approx(sle)
     assert doc["sledoc"] == pytest.approx([abs(level - t) for level, t in zip(sle, targets)])
-    fixed = SleDoc(checkpoint=str(output), target="2").score_corpus(sources, outputs, target=targets)
+    fixed = SleDoc(checkpoint=str(output), target="2").corpus_score(sources, outputs, target=targets)
     assert fixed["sledoc"] == pytest.approx(sum(abs(level - 2) for level in sle) / len(sle))
 
 
 def test_sledoc_without_a_target_says_how_to_give_one(trained):
     output, _ = trained
     with pytest.raises(UsageError, match="sledoc:target=LEVEL"):
-        SleDoc(checkpoint=str(output)).score_sentences(["a"], ["b"])
+        SleDoc(checkpoint=str(output)).sentence_scores(["a"], ["b"])
     with pytest.raises(UsageError, match="sledoc:target=LEVEL"):
-        SleDoc(checkpoint=str(output)).score_sentences(["a", "b"], ["b", "c"], target=[1.0, math.nan])
+        SleDoc(checkpoint=str(output)).sentence_scores(["a", "b"], ["b", "c"], target=[1.0, math.nan])
 
 
 def test_cli_reads_per_document_targets_from_jsonl(trained, tmp_path):
@@ -96,7 +96,7 @@ def test_cli_reads_per_document_targets_from_jsonl(trained, tmp_path):
                                       f"sledoc:checkpoint={output}", "--sentence-level", "--format", "json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    levels = Sle(checkpoint=str(output)).score_sentences([""] * 3, [ARTICLES[n][2] for n in names])["sle"]
+    levels = Sle(checkpoint=str(output)).sentence_scores([""] * 3, [ARTICLES[n][2] for n in names])["sle"]
     assert payload["ids"] == names
     assert payload["sentences"]["sledoc"] == pytest.approx([abs(level - i) for i, level in enumerate(levels)])
     assert payload["corpus"]["sledoc"] == pytest.approx(sum(payload["sentences"]["sledoc"]) / 3)
@@ -105,7 +105,7 @@ def test_cli_reads_per_document_targets_from_jsonl(trained, tmp_path):
 def test_a_broken_checkpoint_is_one_line(tmp_path):
     (tmp_path / CONFIG_FILE).write_text("{}")
     with pytest.raises(UsageError, match="cannot load the SLE checkpoint"):
-        Sle(checkpoint=str(tmp_path)).score_sentences(["a"], ["b"])
+        Sle(checkpoint=str(tmp_path)).sentence_scores(["a"], ["b"])
 
 
 @pytest.mark.slow
@@ -121,7 +121,7 @@ def test_shipped_checkpoint_scores_a_test_article_as_the_trainer_does(data_dir, 
     article = config.training["split"]["test"][0]
     documents = [d for d in load_corpus(data_dir) if d.article == article]
     trainer = document_levels(lambda v: predict_embeddings(head, v), featurize(documents, config.encoder, tmp_path))
-    metric = Sle().score_sentences([""] * 3, [d.text for d in documents])["sle"]
+    metric = Sle().sentence_scores([""] * 3, [d.text for d in documents])["sle"]
     assert metric == pytest.approx(list(trainer), abs=1e-5)
     assert metric[0] < metric[2]
 
