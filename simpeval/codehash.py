@@ -8,6 +8,11 @@ package its class comes from (the class and its bases, and simpeval's core, whic
 metric calls): sources and the data files shipped with them, whether the package is
 installed, installed in editable mode, or on ``PYTHONPATH``.
 
+Left out of simpeval's own hash: the layers that only read scores (commands, meta-evaluation,
+pages, significance tests and rankings; :data:`READ_ONLY_LAYERS`). No metric imports them, and a
+score's inputs are in its key already, so editing a page's rendering or a meta-evaluation
+statistic must not throw away every cached score (``simpeval leaderboard`` re-renders from them).
+
 Each package is hashed once per process, on the first lookup of one of its metrics (never
 at start-up): the code a process runs is the code it imported, so a file edited while it
 runs takes effect, and gets a new key, in the next process.
@@ -23,6 +28,11 @@ from pathlib import Path
 __all__ = ["code_fingerprint", "package_hash"]
 
 HASH_LENGTH = 16
+#: Parts of a package that compute no score (see the module docstring), relative to its directory.
+READ_ONLY_LAYERS: dict[str, frozenset[str]] = {
+    "simpeval": frozenset({"cli", "leaderboard", "metaeval", "report", "reproduce", "allpairs.py", "ranks.py",
+                           "significance.py"}),
+}
 _PACKAGES: dict[str, str] = {}
 
 
@@ -55,11 +65,14 @@ def _package_files(package: str) -> tuple[Path, list[Path]]:
         file = Path(module.__file__)
         return file.parent, [file]
     root = Path(locations[0])
+    skip = READ_ONLY_LAYERS.get(package, frozenset())
     files = []
     for directory, subdirectories, names in os.walk(root):
-        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d != "__pycache__")
+        top = Path(directory) == root
+        subdirectories[:] = sorted(d for d in subdirectories if not d.startswith(".") and d != "__pycache__"
+                                   and not (top and d in skip))
         files.extend(Path(directory) / name for name in names
-                     if not name.startswith(".") and not name.endswith((".pyc", ".pyo")))
+                     if not name.startswith(".") and not name.endswith((".pyc", ".pyo")) and not (top and name in skip))
     return root, sorted(files)
 
 

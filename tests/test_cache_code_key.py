@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 
 from simpeval.cache import ScoreCache, metric_key
 from simpeval.codehash import code_fingerprint, package_hash
@@ -101,3 +102,29 @@ def test_the_key_holds_the_formula_version_and_every_package_of_the_metric():
     assert code_fingerprint(LensCla) == (f"simpeval@{package_hash('simpeval')}"
                                          f"+simpeval_lens@{package_hash('simpeval_lens')}")
     assert len(package_hash("simpeval")) == 16 and package_hash("simpeval") != package_hash("simpeval_lens")
+
+
+def test_layers_that_only_read_scores_stay_out_of_the_core_hash(tmp_path, monkeypatch):
+    """Editing the leaderboard's rendering (or a command, or a meta-evaluation statistic) keeps every
+    cached score; editing scoring code anywhere else in the package does not."""
+    from simpeval import codehash
+
+    package = tmp_path / "simpeval"
+    for relative in ("metrics/bleu.py", "leaderboard/render.py", "cli/leaderboard.py", "significance.py",
+                     "sub/cli/keep.py"):
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text("A = 1\n", encoding="utf-8")
+
+    def digest():
+        return codehash._hash_files(codehash._package_files("simpeval"))
+
+    monkeypatch.setitem(sys.modules, "simpeval", types.SimpleNamespace(__path__=[str(package)]))
+    before = digest()
+    for relative in ("leaderboard/render.py", "cli/leaderboard.py", "significance.py"):
+        (package / relative).write_text("A = 2\n", encoding="utf-8")
+    assert digest() == before
+    (package / "sub/cli/keep.py").write_text("A = 2\n", encoding="utf-8")  # only top-level layers are left out
+    assert digest() != before
+    changed = digest()
+    (package / "metrics/bleu.py").write_text("A = 2\n", encoding="utf-8")
+    assert digest() != changed
