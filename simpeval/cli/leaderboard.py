@@ -49,7 +49,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     from simpeval.cli.files import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render
-    from simpeval.leaderboard.run import Plan, run_leaderboard
+    from simpeval.leaderboard.run import Plan, Work, run_leaderboard
     from simpeval.parallel import open_executor
 
     check_writable(output)
@@ -68,10 +68,12 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
                 significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
                 split, left_out)
     show = sys.stderr.isatty() if progress is None else progress
+    work = Work()
     with open_executor(jobs, dask) as executor:
         cells, missing = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
-                                         (lambda text: click.echo(f"leaderboard: {text}", err=True)) if show else None)
-    footer = run_record(time.perf_counter() - started, jobs, dask) if record_run else []
+                                         (lambda text: click.echo(f"leaderboard: {text}", err=True)) if show else None,
+                                         work)
+    footer = run_record(time.perf_counter() - started, jobs, dask, work) if record_run else []
     if fmt == "json":
         text = render.render_json(cells, missing, plan)
     elif fmt == "html":
@@ -85,20 +87,48 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
 
 def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:
     """Every metric whose plugin loaded and whose default weights are installed (neural ones only with
-    ``neural``), and the others with why they are left out."""
+    ``neural``), each with all its sub-scores, and the others with why they are left out (one line each).
+
+    Left out besides: a deprecated name (its row is under the new name), and a metric that needs
+    per-item values beyond the texts (``item_fields``, such as SLEdoc's target level), which no
+    rated dataset has.
+    """
     names, left_out = [], []
     for name, cls in sorted(registry.metrics.items()):
-        if cls.missing_weights():
-            left_out.append(f"{name} (weights not installed)")
+        missing = cls.missing_weights()
+        renamed = None if missing else deprecation(registry, name)
+        if missing:
+            left_out.append(f"{name}: weights not installed ({', '.join(missing)}); "
+                            f"`simpeval metrics show {name}` says where to put them")
+        elif renamed:
+            left_out.append(f"{name}: {renamed}")
+        elif cls.item_fields:
+            left_out.append(f"{name}: needs per-item {', '.join(cls.item_fields)} beside the texts, which no rated "
+                            "dataset has")
         elif cls.neural and not neural:
-            left_out.append(f"{name} (neural: left out by --no-neural, for CPU time)")
+            left_out.append(f"{name}: neural, left out by --no-neural (CPU time)")
         else:
             names.extend(cls.score_names())  # every sub-score: meta-evaluate reports the score a spec names
     return names, left_out
 
 
-def run_record(seconds: float, jobs: int, dask: str | None) -> list[str]:
-    """One line: how long the run took, where, with what (for pages written by a benchmark script)."""
+def deprecation(registry, name: str) -> str | None:
+    """The deprecation warning building metric ``name`` gives (a deprecated name), or None."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            registry.create_metric(name)
+        except Exception:  # noqa: BLE001 - a metric that cannot be built is reported when it scores
+            return None
+    found = [w for w in caught if issubclass(w.category, (DeprecationWarning, FutureWarning))]
+    return f"deprecated name ({str(found[0].message).split(';')[0]})" if found else None
+
+
+def run_record(seconds: float, jobs: int, dask: str | None, work=None) -> list[str]:
+    """How long the run took, where, with what, and what it computed versus read from the cache
+    (for pages written by a benchmark script)."""
     import os
     import platform
 
@@ -109,5 +139,11 @@ def run_record(seconds: float, jobs: int, dask: str | None) -> list[str]:
     except OSError:
         pass
     where = f"dask {dask}" if dask else f"{jobs} job(s)"
-    return ["", f"Computed by `simpeval leaderboard` in {seconds:.0f} s ({where}) on {cpu}, {os.cpu_count()} CPUs, "
-                f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d', time.gmtime())}."]
+    lines = ["", f"Computed by `simpeval leaderboard` in {seconds:.0f} s ({where}) on {cpu}, {os.cpu_count()} CPUs, "
+                 f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d', time.gmtime())}, "
+                 f"load average {os.getloadavg()[0]:.1f} at the end."]
+    if work is not None:
+        from simpeval.leaderboard.render import work_lines
+
+        lines += ["", *work_lines(work)]
+    return lines

@@ -222,3 +222,36 @@ def render_html(cells: list[Cell], missing: list[Missing], plan: Plan, footer: l
         parts += ["<h2>Notes</h2><ul>", *(f"<li>{escape(n)}</li>" for n in notes), "</ul>"]
     parts += [*(f'<p class="meta">{escape(line)}</p>' for line in footer), "</main></body></html>"]
     return "\n".join(parts) + "\n"
+
+
+def work_lines(work) -> list[str]:
+    """What the run computed and what it read from the score cache: cells, then each metric's
+    scorings of the datasets, with their time (in this run, or in the run that computed them)."""
+    scorings = work.scorings
+    counts = defaultdict(int)
+    for scoring in scorings:
+        counts[scoring.status] += 1
+    lines = [f"This run: {work.cells_computed} cells (dataset x aspect) computed, {work.cells_cached} read from the "
+             f"score cache; {len(scorings)} metric x dataset scorings: "
+             + ", ".join(f"{counts[s]} {s}" for s in ("computed", "resumed", "cached")) + "."]
+    by_metric = defaultdict(list)
+    for scoring in scorings:
+        by_metric[scoring.metric].append(scoring)
+    rows = []
+    for metric, group in by_metric.items():
+        now = sum(s.seconds for s in group if s.status != "cached")
+        earlier = [s.first for s in group if s.status == "cached" and s.first]
+        then = sum(f["seconds"] for f in earlier)
+        items = sum(s.items for s in group)
+        text = f"- {metric}: {len(group)} datasets, {items} items"
+        if now:
+            fresh = sum(s.items for s in group if s.status != "cached")
+            text += f"; {fresh} items scored now in {now:.0f} s"
+        if earlier:
+            loads = sorted({f["load"] for f in earlier})
+            text += (f"; read from the cache, computed earlier in {then:.0f} s (load {loads[0]:.1f}-{loads[-1]:.1f}, "
+                     f"{min(f['date'] for f in earlier)})")
+        elif not now:
+            text += "; read from the cache"
+        rows.append(text)
+    return lines + (["", "Scoring time per metric (all datasets):", "", *rows] if rows else [])

@@ -5,8 +5,14 @@ dataset's items (``--split none``), its 95% bootstrap interval, and its signific
 among the metrics of that cell (:func:`simpeval.ranks.cluster_ranks`, via ``meta-evaluate
 --rank``). Each cell is computed by :func:`simpeval.metaeval.run.run_meta_evaluation`, so metric
 scores go through the runner, its score cache and ``--jobs``/``--dask``; the finished cell is
-stored in the score cache too, under a key naming everything it depends on, so an interrupted
-leaderboard resumes where it stopped and a finished one is re-rendered for free.
+stored in the score cache too, under a key naming everything it depends on (each metric's cache
+key: signature with model fingerprints, formula version and code), so an interrupted leaderboard
+resumes where it stopped, a finished one is re-rendered for free, and a metric whose weights or
+code changed has its cells recomputed while the other metrics' scores are read from the cache.
+
+With a cache, each metric scores each dataset once before the cells are correlated, timed and
+counted (:class:`Scoring`): the page says which scorings were computed in this run and which
+were read from the cache, and for the latter how long they took when they were computed.
 
 A dataset whose files are missing becomes a :class:`Missing` entry with the loader's message
 (which says where to get it). A reference-based metric is left out of a dataset without
@@ -17,6 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,7 +36,7 @@ if TYPE_CHECKING:
     from simpeval.parallel import BatchExecutor
     from simpeval.registry import Registry
 
-CELL_VERSION = "1"  # bump when a cell's content changes for the same inputs
+CELL_VERSION = "2"  # bump when a cell's content changes for the same inputs
 
 
 @dataclass
@@ -59,6 +67,32 @@ class Cell:
 
 
 @dataclass
+class Scoring:
+    """One metric scoring one dataset: score-cache entries computed in this run and read back."""
+
+    metric: str
+    dataset: str
+    items: int
+    computed: int
+    cached: int
+    seconds: float  # in this run
+    first: dict | None = None  # when every entry was cached: {"seconds", "load", "date"} of the run that computed them
+
+    @property
+    def status(self) -> str:
+        return "cached" if self.computed == 0 else "computed" if self.cached == 0 else "resumed"
+
+
+@dataclass
+class Work:
+    """What this run computed and what it read from the cache."""
+
+    cells_computed: int = 0
+    cells_cached: int = 0
+    scorings: list[Scoring] = field(default_factory=list)
+
+
+@dataclass
 class Missing:
     """A registered dataset that could not be loaded, and how to get it."""
 
@@ -83,11 +117,15 @@ class Plan:
 
 
 def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = None,
-                    executor: BatchExecutor | None = None, progress=None) -> tuple[list[Cell], list[Missing]]:
-    """Every cell of ``plan`` (cached cells reused), and the datasets that are missing."""
+                    executor: BatchExecutor | None = None, progress=None,
+                    work: Work | None = None) -> tuple[list[Cell], list[Missing]]:
+    """Every cell of ``plan`` (cached cells reused), and the datasets that are missing; ``work``
+    receives the counts of what was computed and what was read from the cache."""
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
+    work = work if work is not None else Work()
+    keys = metric_keys(registry, plan.metrics)
     cells, missing = [], []
     for name in plan.datasets or sorted(registry.datasets):
         try:
@@ -98,12 +136,18 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
             continue
         specs, skipped = _usable(registry, plan.metrics, dataset)
         item_split = _item_split(dataset, plan.split)
+        used = [keys[family] for family in _families(registry, specs)]
+        cell_keys = {aspect: _cell_key(plan, name, aspect, specs, used) for aspect in dataset.aspects}
+        if cache is not None and specs and any(cache.get(k) is None for k in cell_keys.values()):
+            work.scorings += score_dataset(registry, dataset, specs, keys, cache, executor, progress)
         for aspect in dataset.aspects:
-            key = _cell_key(registry, plan, name, aspect, specs)
+            key = cell_keys[aspect]
             stored = cache.get(key) if cache is not None else None
             if stored is not None:
                 cells.append(_cell_from_json(stored))
+                work.cells_cached += 1
                 continue
+            work.cells_computed += 1
             if progress is not None:
                 progress(f"{name} / {aspect}")
             cell = Cell(name, aspect, len(dataset), dataset.default_references, item_split or "all", [], skipped)
@@ -158,12 +202,77 @@ def _trained_on(registry: Registry, specs: list[str], dataset: str) -> set[str]:
     return out
 
 
-def _cell_key(registry: Registry, plan: Plan, dataset: str, aspect: str, specs: list[str]) -> str:
-    """A score-cache key naming everything a cell depends on (versions of simpeval and of every plugin)."""
-    from simpeval._version import __version__
+def metric_keys(registry: Registry, specs: list[str]) -> dict[str, str]:
+    """Per metric (family) among ``specs``: the key its scores are cached under, less the inputs
+    (:func:`simpeval.cache.metric_key`: signature with its models' fingerprints, formula version,
+    fingerprint of its code)."""
+    from simpeval.cache import metric_key
+    from simpeval.runner import resolve_metrics
 
-    versions = sorted(f"{info.name}={getattr(info, 'version', '')}" for info in registry.plugins)
-    payload = {"kind": "leaderboard-cell", "v": CELL_VERSION, "simpeval": __version__, "plugins": versions,
+    return {request.metric.name: metric_key(request.metric, request.metric.signature())
+            for request in resolve_metrics(registry, specs)} if specs else {}
+
+
+def _families(registry: Registry, specs: list[str]) -> dict[str, list[str]]:
+    """``specs`` grouped by the metric that computes them, in order."""
+    groups: dict[str, list[str]] = {}
+    for spec in specs:
+        groups.setdefault(registry.metric_class(spec.split(":", 1)[0]).name, []).append(spec)
+    return groups
+
+
+class _Counting:
+    """A score cache that counts the entries it was asked for: found (read) or not (computed next)."""
+
+    def __init__(self, cache: ScoreCache) -> None:
+        self.cache, self.found, self.absent = cache, 0, 0
+
+    def get(self, key: str, check=None):
+        value = self.cache.get(key, check)
+        if value is None:
+            self.absent += 1
+        else:
+            self.found += 1
+        return value
+
+    def put(self, key: str, value) -> None:
+        self.cache.put(key, value)
+
+
+def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str, str], cache: ScoreCache,
+                  executor: BatchExecutor | None = None, progress=None) -> list[Scoring]:
+    """Score ``dataset`` with each metric of ``specs`` in turn through the cache, timing and counting each.
+
+    The cells then read these scores back. A scoring computed here leaves a record of its time and
+    load in the cache, which a later run that reads the scores shows beside them.
+    """
+    from simpeval.metaeval.compute import compute_scores
+
+    out = []
+    for family, group in _families(registry, specs).items():
+        counting = _Counting(cache)
+        if progress is not None:
+            progress(f"{dataset.name}: scoring with {family}")
+        started = time.perf_counter()
+        compute_scores(registry, dataset, group, references=dataset.default_references, cache=counting,
+                       executor=executor)
+        seconds = time.perf_counter() - started
+        record_key = hashlib.sha256(json.dumps(["leaderboard-scoring", keys[family], dataset.name,
+                                                str(dataset.data_dir)]).encode()).hexdigest()
+        first = None
+        if counting.absent:
+            cache.put(record_key, {"seconds": round(seconds, 1), "load": round(os.getloadavg()[0], 1),
+                                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
+        else:
+            first = cache.get(record_key)
+        out.append(Scoring(family, dataset.name, len(dataset), counting.absent, counting.found, seconds, first))
+    return out
+
+
+def _cell_key(plan: Plan, dataset: str, aspect: str, specs: list[str], keys: list[str]) -> str:
+    """A score-cache key naming everything a cell depends on: every metric's cache key (so new
+    weights or code recompute the cell) and the settings."""
+    payload = {"kind": "leaderboard-cell", "v": CELL_VERSION, "metrics": sorted(keys),
                "dataset": dataset, "aspect": aspect, "specs": specs, "correlation": plan.correlation,
                "significance": plan.significance, "bootstrap": plan.bootstrap, "alpha": plan.alpha,
                "seed": plan.seed, "split": plan.split, "data": str(plan.data_dir.resolve())}
