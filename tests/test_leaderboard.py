@@ -30,7 +30,8 @@ def _plan(data_dir, **kw):
 
 
 def test_cells_equal_meta_evaluate(registry, data_dir):
-    cells, missing = run_leaderboard(registry, _plan(data_dir))
+    board = run_leaderboard(registry, _plan(data_dir))
+    cells, missing = board.cells, board.missing
     assert missing == [] and [c.aspect for c in cells] == ["simplicity", "meaning", "fluency"]
     result = CliRunner().invoke(cli, ["meta-evaluate", "--dataset", "simplicity-da", "--data-dir", str(data_dir),
                                       "-m", "bleu,fkgl", "--split", "none", "--aspect", "meaning", "--rank",
@@ -47,31 +48,37 @@ def test_cells_equal_meta_evaluate(registry, data_dir):
 
 def test_training_data_is_marked_and_left_out_of_the_mean_rank(registry, data_dir, monkeypatch):
     monkeypatch.setattr(Fkgl, "trained_on", ("simplicity-da",), raising=False)
-    cells, _ = run_leaderboard(registry, _plan(data_dir))
-    fkgl = [e for c in cells for e in c.entries if e.metric == "fkgl"]
-    assert fkgl and all(e.trained_on for e in fkgl)
-    assert "fkgl" not in render.mean_ranks(cells)
-    page = render.render_markdown(cells, [], _plan(data_dir))
+    board = run_leaderboard(registry, _plan(data_dir))
+    fkgl = [e for c in board.cells for e in c.entries if e.metric == "fkgl"]
+    assert fkgl and all(e.trained_on and e.seen_in == ["simplicity-da"] for e in fkgl)
+    assert "fkgl" not in render.mean_ranks(board.cells)
+    page = render.render_markdown(board, _plan(data_dir))
     assert "†" in page and "| fkgl |" in page
+    assert "- fkgl: trained on simplicity-da; marked † on simplicity-da" in page
 
 
 def test_missing_datasets_say_where_to_get_them(registry, tmp_path):
-    cells, missing = run_leaderboard(registry, _plan(tmp_path, datasets=["simplicity-da"]))
-    assert cells == [] and missing[0].dataset == "simplicity-da" and "missing data file" in missing[0].reason
-    page = render.render_markdown(cells, missing, _plan(tmp_path))
+    board = run_leaderboard(registry, _plan(tmp_path, datasets=["simplicity-da"]))
+    missing = board.missing
+    assert board.cells == [] and missing[0].dataset == "simplicity-da" and "missing data file" in missing[0].reason
+    page = render.render_markdown(board, _plan(tmp_path))
     assert "simplicity-da: missing." in page
 
 
 def test_cells_resume_from_the_cache(registry, data_dir, tmp_path, monkeypatch):
     cache = ScoreCache(tmp_path / "cache")
-    first, _ = run_leaderboard(registry, _plan(data_dir), cache)
+    first = run_leaderboard(registry, _plan(data_dir), cache)
+    assert (first.work.cells_computed, first.work.cells_cached) == (3, 0)
+    assert [(s.metric, s.status, s.items) for s in first.work.scorings] == [("bleu", "computed", 600),
+                                                                            ("fkgl", "computed", 600)]
 
     def refuse(*args, **kwargs):
         raise AssertionError("a cached cell was computed again")
 
     monkeypatch.setattr("simpeval.metaeval.run.run_meta_evaluation", refuse)
-    again, _ = run_leaderboard(registry, _plan(data_dir), cache)
-    assert again == first
+    again = run_leaderboard(registry, _plan(data_dir), cache)
+    assert again.cells == first.cells
+    assert (again.work.cells_computed, again.work.cells_cached, again.work.scorings) == (0, 3, [])
 
 
 class SplitSimplicityDA(SimplicityDA):
@@ -85,7 +92,7 @@ class SplitSimplicityDA(SimplicityDA):
 
 def test_test_split_keeps_only_test_items(registry, data_dir):
     registry.datasets["split-simplicity-da"] = SplitSimplicityDA
-    cells, _ = run_leaderboard(registry, _plan(data_dir, datasets=["split-simplicity-da"], split="test"))
+    cells = run_leaderboard(registry, _plan(data_dir, datasets=["split-simplicity-da"], split="test")).cells
     assert cells[0].split == "test"
     assert {e.n for e in cells[0].entries} == {200}  # 600 items, every third
     dataset = SplitSimplicityDA(data_dir)

@@ -49,7 +49,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     from simpeval.cli.files import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render
-    from simpeval.leaderboard.run import Plan, Work, run_leaderboard
+    from simpeval.leaderboard.run import Plan, run_leaderboard
     from simpeval.parallel import open_executor
 
     check_writable(output)
@@ -68,21 +68,19 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
                 significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
                 split, left_out)
     show = sys.stderr.isatty() if progress is None else progress
-    work = Work()
     with open_executor(jobs, dask) as executor:
-        cells, missing = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
-                                         (lambda text: click.echo(f"leaderboard: {text}", err=True)) if show else None,
-                                         work)
-    footer = run_record(time.perf_counter() - started, jobs, dask, work) if record_run else []
+        board = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
+                                (lambda text: click.echo(f"leaderboard: {text}", err=True)) if show else None)
+    footer = run_record(time.perf_counter() - started, jobs, dask, board.work) if record_run else []
     if fmt == "json":
-        text = render.render_json(cells, missing, plan)
+        text = render.render_json(board, plan)
     elif fmt == "html":
-        text = render.render_html(cells, missing, plan, footer)
+        text = render.render_html(board, plan, footer)
     else:
-        text = render.render_markdown(cells, missing, plan, footer)
+        text = render.render_markdown(board, plan, footer)
     write_output(text, output)
     if html_path is not None:
-        write_output(render.render_html(cells, missing, plan, footer), html_path)
+        write_output(render.render_html(board, plan, footer), html_path)
 
 
 def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:

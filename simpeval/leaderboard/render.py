@@ -3,10 +3,12 @@
 One table per aspect: a row per metric (sub-score), a column per dataset rated on that aspect,
 each cell ``r [low, high] (rank)`` with the 95% bootstrap interval and the significance cluster
 within that dataset, then the metric's mean rank over those datasets (rows sorted by it).
-``†`` marks a learned metric on a dataset its shipped weights were trained on: not a test
-result. A summary ranks the metrics by mean rank over every (dataset, aspect), and a headline
-names, per dataset and aspect, the metric family that ranks best and how often that family
-ranks first across all of them.
+``†`` marks a learned metric on a dataset whose items its shipped weights saw in training (the
+dataset is named in its ``trained_on``, or shares items with one that is): not a test result,
+and left out of every mean rank and of the headline's winners. A summary ranks the metrics by
+mean rank over every (dataset, aspect); a headline names, per dataset and aspect, the metric
+family that ranks best outside training data, how often each family is in the first cluster,
+and how each learned metric does on the data it never saw.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from html import escape
 
-from simpeval.leaderboard.run import Cell, Missing, Plan
+from simpeval.leaderboard.run import Board, Cell, Plan
 
 TRAINED = "†"
 
@@ -36,8 +38,9 @@ def mean_ranks(cells: list[Cell]) -> dict[str, tuple[float, int]]:
     return {m: (sum(r) / len(r), len(r)) for m, r in ranks.items()}
 
 
-def headline(cells: list[Cell]) -> list[str]:
-    """Which family ranks best per (dataset, aspect), and how stable that is across them."""
+def headline(cells: list[Cell], learned: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+    """Which family ranks best per (dataset, aspect) outside training data, how stable that is
+    across them, and each learned metric on the data it never saw."""
     best: dict[tuple[str, str], str] = {}
     firsts: dict[str, int] = defaultdict(int)
     for cell in cells:
@@ -45,17 +48,46 @@ def headline(cells: list[Cell]) -> list[str]:
         if not eligible:
             continue
         top = max(eligible, key=_orient)
-        best[cell.dataset, cell.aspect] = f"{top.family} ({top.metric}, r = {top.r:.3f})"
-        for family in {e.family for e in eligible if e.rank == 1}:
+        text = f"{top.family} ({top.metric}, r = {top.r:.3f})"
+        beaten = [e for e in cell.entries if e.trained_on and _orient(e) > _orient(top)]
+        if beaten:
+            over = max(beaten, key=_orient)
+            text += (f"; {over.metric}{TRAINED} reaches r = {over.r:.3f} but saw these items in training "
+                     f"({', '.join(over.seen_in)})")
+        best[cell.dataset, cell.aspect] = text
+        first = min(e.rank for e in eligible)  # the first cluster outside training data
+        for family in {e.family for e in eligible if e.rank == first}:
             firsts[family] += 1
     if not best:
         return []
     lines = [f"- {dataset} / {aspect}: {text}" for (dataset, aspect), text in best.items()]
     total = len(best)
-    stable = sorted(firsts.items(), key=lambda kv: -kv[1])
+    stable = sorted(firsts.items(), key=lambda kv: (-kv[1], kv[0]))
     lines.append("- in the first significance cluster: " + ", ".join(f"{family} {count}/{total}"
                                                                       for family, count in stable))
+    lines += [_learned_line(cells, family) for family in sorted(learned or {})]
     return lines
+
+
+def _learned_line(cells: list[Cell], family: str) -> str:
+    """A learned metric's best sub-score per cell: on how many cells it is unmarked, and there its
+    ranks; on how many it is marked."""
+    clean, marked, firsts = [], 0, 0
+    for cell in cells:
+        entries = [e for e in cell.entries if e.family == family and e.rank is not None]
+        if not entries:
+            continue
+        if any(e.trained_on for e in entries):
+            marked += 1
+            continue
+        clean.append((cell, min(entries, key=lambda e: e.rank)))
+        firsts += clean[-1][1].rank == min(e.rank for e in cell.entries if e.rank is not None and not e.trained_on)
+    text = f"- learned {family}: {len(clean)} dataset-aspects outside its training data"
+    if clean:
+        best_cell, best = max(clean, key=lambda ce: _orient(ce[1]))
+        text += (f", first cluster on {firsts}, mean best rank {sum(e.rank for _, e in clean) / len(clean):.1f}, "
+                 f"highest |r| {abs(best.r):.3f} ({best.metric} on {best_cell.dataset} / {best_cell.aspect})")
+    return text + f"; {marked} marked {TRAINED}" if marked else text
 
 
 def _cell_text(entry) -> str:
@@ -91,11 +123,39 @@ def _column(cell: Cell) -> str:
     return f"{cell.dataset} (N={cell.items}{split})"
 
 
+SUMMARY_COLUMNS = ["metric", "mean rank", "datasets x aspects", f"{TRAINED} left out"]
+
+
 def summary_rows(cells: list[Cell]) -> list[list[str]]:
-    """Metrics by mean rank over every (dataset, aspect)."""
+    """Metrics by mean rank over every (dataset, aspect) outside their training data."""
     means = mean_ranks(cells)
-    return [[metric, f"{mean:.2f}", str(count)] for metric, (mean, count) in sorted(means.items(),
-                                                                                     key=lambda kv: kv[1][0])]
+    marked = defaultdict(int)
+    for cell in cells:
+        for entry in cell.entries:
+            marked[entry.metric] += entry.trained_on
+    return [[metric, f"{mean:.2f}", str(count), str(marked[metric])]
+            for metric, (mean, count) in sorted(means.items(), key=lambda kv: kv[1][0])]
+
+
+def training_lines(board: Board) -> list[str]:
+    """Each learned metric's training data and where it is marked, then the overlaps found."""
+    lines = []
+    for family, names in sorted(board.trained_on.items()):
+        marked = sorted({f"{c.dataset}" for c in board.cells for e in c.entries
+                         if e.family == family and e.trained_on})
+        lines.append(f"- {family}: trained on {', '.join(names)}; marked {TRAINED} on "
+                     + (", ".join(marked) if marked else "no rated dataset"))
+    if board.overlaps:
+        lines += ["", "Rated items also in a learned metric's training data ((source, output) pairs, whitespace "
+                  "normalised; a dataset shares all its items with itself):", ""]
+        lines += [f"- {o.describe()}" for o in board.overlaps if o.dataset != o.training]
+    clean = [t for t in board.checked if not any(o.training == t and o.dataset != t for o in board.overlaps)]
+    if clean:
+        lines += ["", f"Checked, sharing no item with another rated dataset: {', '.join(clean)}."]
+    if board.unchecked:
+        lines += ["", f"Not checked (neither a rated dataset nor a test set simpeval can read): "
+                      f"{', '.join(board.unchecked)}; no rated dataset is marked for them."]
+    return lines
 
 
 def _settings(plan: Plan) -> str:
@@ -104,45 +164,58 @@ def _settings(plan: Plan) -> str:
             f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}")
 
 
-def _notes(cells: list[Cell], missing: list[Missing], plan: Plan) -> list[str]:
-    notes = [f"{m.dataset}: missing. {m.reason}" for m in missing]
+def _notes(board: Board, plan: Plan) -> list[str]:
+    notes = [f"{m.dataset}: missing. {m.reason}" for m in board.missing]
     notes += [f"metric left out: {m}" for m in plan.left_out]
-    for cell in cells:
+    for cell in board.cells:
         notes += [f"{cell.dataset} / {cell.aspect}: left out {s}" for s in cell.skipped]
     return list(dict.fromkeys(notes))
 
 
-def render_markdown(cells: list[Cell], missing: list[Missing], plan: Plan, footer: list[str] = ()) -> str:
+INTRO = ("Each cell: correlation with the human scores of the dataset's items, its 95% bootstrap interval, "
+         "and (in brackets) the metric's significance cluster on that dataset (1 = best; a metric starts a "
+         "new cluster when it is significantly worse than one in the current cluster, as WMT ranks metrics). "
+         f"{TRAINED} = the metric's shipped weights saw items of that dataset in training (the dataset is in its "
+         "training data, or shares items with a dataset that is; see *Training data*): not a test result, and "
+         "left out of the mean rank and of the headline's winners.")
+HEADLINE_INTRO = ("Best metric family per dataset and aspect (highest |r| outside training data; a negative r "
+                  "means lower metric values go with higher human scores, e.g. shorter outputs judged simpler), "
+                  "how often each family is in the first cluster, and each learned metric outside its training "
+                  "data:")
+
+
+def render_markdown(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     from simpeval.tables import render
 
-    parts = ["# Leaderboard: which metric agrees with human judgements?", "",
-             "Each cell: correlation with the human scores of the dataset's items, its 95% bootstrap interval, "
-             "and (in brackets) the metric's significance cluster on that dataset (1 = best; a metric starts a "
-             "new cluster when it is significantly worse than one in the current cluster, as WMT ranks metrics). "
-             f"{TRAINED} = the metric's weights were trained on that dataset: not a test result, and left out of "
-             "the mean rank.", "", f"Settings: `{_settings(plan)}`.", ""]
-    lines = headline(cells)
+    cells = board.cells
+    parts = ["# Leaderboard: which metric agrees with human judgements?", "", INTRO, "",
+             f"Settings: `{_settings(plan)}`.", ""]
+    lines = headline(cells, board.trained_on)
     if lines:
-        parts += ["## Headline", "", "Best metric family per dataset and aspect (highest |r| outside training data; "
-                  "a negative r means lower metric values go with higher human scores, e.g. shorter outputs "
-                  "judged simpler):", "", *lines, ""]
+        parts += ["## Headline", "", HEADLINE_INTRO, "", *lines, ""]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"## {aspect}", "", render(columns, rows, "markdown")]
     parts += ["## Summary: mean rank over every dataset and aspect", "",
-              render(["metric", "mean rank", "datasets x aspects"], summary_rows(cells), "markdown")]
-    notes = _notes(cells, missing, plan)
+              render(SUMMARY_COLUMNS, summary_rows(cells), "markdown")]
+    training = training_lines(board)
+    if training:
+        parts += ["## Training data", "", *training, ""]
+    notes = _notes(board, plan)
     if notes:
         parts += ["## Notes", "", *(f"- {n}" for n in notes), ""]
     parts += [*footer]
     return "\n".join(parts).rstrip() + "\n"
 
 
-def render_json(cells: list[Cell], missing: list[Missing], plan: Plan) -> str:
+def render_json(board: Board, plan: Plan) -> str:
     from simpeval.jsontext import dumps
 
-    payload = {"settings": _settings(plan), "metrics": plan.metrics, "cells": [asdict(c) for c in cells],
-               "missing": [asdict(m) for m in missing],
-               "mean_ranks": {m: {"mean_rank": v, "cells": n} for m, (v, n) in mean_ranks(cells).items()}}
+    payload = {"settings": _settings(plan), "metrics": plan.metrics, "left_out": plan.left_out,
+               "cells": [asdict(c) for c in board.cells], "missing": [asdict(m) for m in board.missing],
+               "trained_on": board.trained_on, "overlaps": [asdict(o) for o in board.overlaps],
+               "unchecked": board.unchecked,
+               "mean_ranks": {m: {"mean_rank": v, "cells": n} for m, (v, n) in mean_ranks(board.cells).items()},
+               "work": asdict(board.work)}
     return dumps(payload, indent=2) + "\n"
 
 
@@ -154,32 +227,62 @@ table { border-collapse: collapse; margin: 8px 0; font-variant-numeric: tabular-
         overflow-x: auto; }
 th, td { border: 1px solid #d9dde5; padding: 4px 9px; text-align: right; } th { background: #eef1f6; }
 td:first-child { text-align: left; font-weight: 600; } figure { margin: 0; } figure img { max-width: 100%; }
+td.trained { color: #7a8294; background: repeating-linear-gradient(135deg, #f4f5f8 0 6px, #e6e8ee 6px 8px); }
 """
+
+
+def _html_cell(value: str) -> str:
+    """A table cell; a training-data cell (ending in the mark) greyed and hatched, with a tooltip."""
+    if value.endswith(TRAINED):
+        return f'<td class="trained" title="trained on these items: not a test result">{escape(value)}</td>'
+    return f"<td>{escape(value)}</td>"
 
 
 def _html_table(columns: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{escape(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(_html_cell(str(v)) for v in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def _html_lines(lines: list[str]) -> list[str]:
+    """Markdown-style lines (``- item`` lists and paragraphs) as HTML."""
+    out, in_list = [], False
+    for line in lines:
+        if line.startswith("- ") != in_list:
+            out.append("<ul>" if not in_list else "</ul>")
+            in_list = not in_list
+        if line.startswith("- "):
+            out.append(f"<li>{escape(line[2:])}</li>")
+        elif line:
+            out.append(f"<p>{escape(line)}</p>")
+    return out + (["</ul>"] if in_list else [])
+
+
 def heatmap_svg(cells: list[Cell]) -> str:
-    """Metrics (rows) against datasets and aspects (columns): |r| as colour, the rank written in."""
+    """Metrics (rows) against datasets and aspects (columns): |r| as colour, the rank written in,
+    training-data cells hatched and marked."""
     import numpy as np
     from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
 
     metrics = [m for m, _ in sorted(mean_ranks(cells).items(), key=lambda kv: kv[1][0])]
     metrics += [m for m in dict.fromkeys(e.metric for c in cells for e in c.entries) if m not in metrics]
     values = np.full((len(metrics), len(cells)), np.nan)
     labels = [[""] * len(cells) for _ in metrics]
+    trained = []
     for j, cell in enumerate(cells):
         for entry in cell.entries:
             i = metrics.index(entry.metric)
             if entry.r is not None:
                 values[i, j] = abs(entry.r)
                 labels[i][j] = f"{entry.rank or ''}{TRAINED if entry.trained_on else ''}"
+                if entry.trained_on:
+                    trained.append((i, j))
     fig = Figure(figsize=(2.0 + 0.9 * len(cells), 1.2 + 0.3 * len(metrics)))
     ax = fig.add_subplot()
+    for i, j in trained:  # hatched: trained on these items
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="white", linewidth=0,
+                               zorder=2))
     image = ax.imshow(values, aspect="auto", cmap="viridis", vmin=0, vmax=max(0.05, float(np.nanmax(values))
                                                                                if np.isfinite(values).any() else 1))
     for i in range(len(metrics)):
@@ -196,31 +299,34 @@ def heatmap_svg(cells: list[Cell]) -> str:
     return buffer.getvalue()
 
 
-def render_html(cells: list[Cell], missing: list[Missing], plan: Plan, footer: list[str] = ()) -> str:
+def render_html(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     import base64
 
+    cells = board.cells
     svg = heatmap_svg(cells) if cells else ""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>simpeval leaderboard</title><style>{CSS}</style></head><body><main>",
              "<h1>Leaderboard: which metric agrees with human judgements?</h1>",
-             f'<p class="meta">Cell: r [95% bootstrap interval] (significance cluster, 1 = best). {TRAINED}: trained '
-             f"on that dataset, not a test result. Settings: <code>{escape(_settings(plan))}</code></p>"]
-    lines = headline(cells)
+             f'<p class="meta">{escape(INTRO)} Settings: <code>{escape(_settings(plan))}</code></p>']
+    lines = headline(cells, board.trained_on)
     if lines:
-        parts += ["<h2>Headline</h2><ul>", *(f"<li>{escape(line[2:])}</li>" for line in lines), "</ul>"]
+        parts += ["<h2>Headline</h2>", f"<p>{escape(HEADLINE_INTRO)}</p>", *_html_lines(lines)]
     if svg:
         data = base64.b64encode(svg.encode()).decode()
         parts += ["<h2>Metrics against datasets</h2>",
                   f'<figure><img alt="|r| per metric and dataset" src="data:image/svg+xml;base64,{data}">'
-                  "<figcaption>|r| by colour; the number is the significance cluster.</figcaption></figure>"]
+                  f"<figcaption>|r| by colour; the number is the significance cluster; hatched with {TRAINED}: "
+                  "trained on these items.</figcaption></figure>"]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"<h2>{escape(aspect)}</h2>", _html_table(columns, rows)]
-    parts += ["<h2>Summary: mean rank</h2>",
-              _html_table(["metric", "mean rank", "datasets x aspects"], summary_rows(cells))]
-    notes = _notes(cells, missing, plan)
+    parts += ["<h2>Summary: mean rank</h2>", _html_table(SUMMARY_COLUMNS, summary_rows(cells))]
+    training = training_lines(board)
+    if training:
+        parts += ["<h2>Training data</h2>", *_html_lines(training)]
+    notes = _notes(board, plan)
     if notes:
-        parts += ["<h2>Notes</h2><ul>", *(f"<li>{escape(n)}</li>" for n in notes), "</ul>"]
-    parts += [*(f'<p class="meta">{escape(line)}</p>' for line in footer), "</main></body></html>"]
+        parts += ["<h2>Notes</h2>", *_html_lines([f"- {n}" for n in notes])]
+    parts += ['<div class="meta">', *_html_lines(list(footer)), "</div></main></body></html>"]
     return "\n".join(parts) + "\n"
 
 

@@ -16,7 +16,10 @@ were read from the cache, and for the latter how long they took when they were c
 
 A dataset whose files are missing becomes a :class:`Missing` entry with the loader's message
 (which says where to get it). A reference-based metric is left out of a dataset without
-references. A learned metric whose ``trained_on`` names the dataset is marked on it.
+references. A learned metric is marked on a dataset its ``trained_on`` names and on every
+dataset that shares items with one it names (:mod:`simpeval.leaderboard.overlap`: WIKI-DA's
+items are all Simplicity-DA's). The marks are set on every run from the metrics' current
+``trained_on`` and the data, never read from the cache.
 """
 
 from __future__ import annotations
@@ -25,11 +28,13 @@ import hashlib
 import json
 import os
 import time
+from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.leaderboard.overlap import Items, Overlap, overlaps
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -50,7 +55,8 @@ class Entry:
     ci_high: float | None
     rank: int | None
     n: int
-    trained_on: bool = False  # its weights saw this dataset in training
+    trained_on: bool = False  # its weights saw items of this dataset in training
+    seen_in: list[str] = field(default_factory=list)  # the training datasets holding them
 
 
 @dataclass
@@ -100,6 +106,19 @@ class Missing:
     reason: str
 
 
+@dataclass
+class Board:
+    """Everything a leaderboard page shows."""
+
+    cells: list[Cell]
+    missing: list[Missing]
+    trained_on: dict[str, tuple[str, ...]] = field(default_factory=dict)  # learned metric -> its training data
+    overlaps: list[Overlap] = field(default_factory=list)  # rated datasets sharing items with training data
+    checked: list[str] = field(default_factory=list)  # training data whose items were compared
+    unchecked: list[str] = field(default_factory=list)  # training data that could not be read
+    work: Work = field(default_factory=Work)
+
+
 @dataclass(frozen=True)
 class Plan:
     """What to compute: the options of ``simpeval leaderboard``."""
@@ -117,16 +136,15 @@ class Plan:
 
 
 def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = None,
-                    executor: BatchExecutor | None = None, progress=None,
-                    work: Work | None = None) -> tuple[list[Cell], list[Missing]]:
-    """Every cell of ``plan`` (cached cells reused), and the datasets that are missing; ``work``
-    receives the counts of what was computed and what was read from the cache."""
+                    executor: BatchExecutor | None = None, progress=None) -> Board:
+    """Every cell of ``plan`` (cached cells reused), the datasets that are missing, the training
+    marks with the overlaps behind them, and what was computed versus read from the cache."""
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
-    work = work if work is not None else Work()
+    work = Work()
     keys = metric_keys(registry, plan.metrics)
-    cells, missing = [], []
+    cells, missing, columns = [], [], {}
     for name in plan.datasets or sorted(registry.datasets):
         try:
             dataset = registry.dataset_class(name)(plan.data_dir)
@@ -134,6 +152,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
         except UsageError as exc:
             missing.append(Missing(name, str(exc)))
             continue
+        columns[name] = Items.of(dataset.sources, dataset.outputs)
         specs, skipped = _usable(registry, plan.metrics, dataset)
         item_split = _item_split(dataset, plan.split)
         used = [keys[family] for family in _families(registry, specs)]
@@ -157,15 +176,32 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
                 report = run_meta_evaluation(registry, Request(
                     dataset=name, data_dir=plan.data_dir, metrics=specs, aspect=aspect, split="none",
                     settings=settings, seed=plan.seed, cache=cache, executor=executor, item_split=item_split))
-                trained = _trained_on(registry, specs, name)
                 for rec in report.result.records:
                     family = report.signatures.get(rec.metric, rec.metric).split("|", 1)[0]
                     cell.entries.append(Entry(rec.metric, family, _finite(rec.r), rec.ci_low, rec.ci_high, rec.rank,
-                                              rec.n, family in trained))
+                                              rec.n))
             if cache is not None:
                 cache.put(key, asdict(cell))
             cells.append(cell)
-    return cells, missing
+    board = Board(cells, missing, trained_on=_trained_on(registry, plan.metrics), work=work)
+    training = {t for names in board.trained_on.values() for t in names}
+    board.overlaps, board.unchecked = overlaps(registry, plan.data_dir, columns, training)
+    board.checked = sorted(training - set(board.unchecked))
+    mark_training(board)
+    return board
+
+
+def mark_training(board: Board) -> None:
+    """Mark each learned metric's entries on the datasets its training data shares items with
+    (a dataset it names shares all of them), and on no other."""
+    shared = defaultdict(set)
+    for overlap in board.overlaps:
+        shared[overlap.dataset].add(overlap.training)
+    for cell in board.cells:
+        for entry in cell.entries:
+            names = board.trained_on.get(entry.family, ())
+            entry.seen_in = sorted(t for t in names if t == cell.dataset or t in shared[cell.dataset])
+            entry.trained_on = bool(entry.seen_in)
 
 
 def _finite(value: float) -> float | None:
@@ -192,13 +228,13 @@ def _item_split(dataset, split: str | None) -> str | None:
     return split
 
 
-def _trained_on(registry: Registry, specs: list[str], dataset: str) -> set[str]:
-    """Names of the metrics among ``specs`` whose shipped weights saw ``dataset``."""
-    out = set()
+def _trained_on(registry: Registry, specs: list[str]) -> dict[str, tuple[str, ...]]:
+    """The learned metrics among ``specs`` and the datasets their shipped weights saw."""
+    out = {}
     for spec in specs:
         cls = registry.metric_class(spec.split(":", 1)[0])
-        if dataset in getattr(cls, "trained_on", ()):
-            out.add(cls.name)
+        if getattr(cls, "trained_on", ()):
+            out[cls.name] = tuple(cls.trained_on)
     return out
 
 
@@ -280,5 +316,6 @@ def _cell_key(plan: Plan, dataset: str, aspect: str, specs: list[str], keys: lis
 
 
 def _cell_from_json(value: dict) -> Cell:
+    """A cached cell (its training marks are set afresh by :func:`mark_training`)."""
     entries = [Entry(**e) for e in value.pop("entries")]
     return Cell(**value, entries=entries)
