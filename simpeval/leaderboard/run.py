@@ -285,13 +285,15 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
     from simpeval.metaeval.compute import compute_scores
 
     out = []
+    # the inputs the cells give every metric: references too if any metric needs them (they are in the keys)
+    references = any(registry.metric_class(spec.split(":", 1)[0]).requires_references for spec in specs)
     for family, group in _families(registry, specs).items():
         counting = _Counting(cache)
         if progress is not None:
             progress(f"{dataset.name}: scoring with {family}")
         started = time.perf_counter()
         compute_scores(registry, dataset, group, references=dataset.default_references, cache=counting,
-                       executor=executor)
+                       executor=executor, with_references=references)
         seconds = time.perf_counter() - started
         record_key = hashlib.sha256(json.dumps(["leaderboard-scoring", keys[family], dataset.name,
                                                 str(dataset.data_dir)]).encode()).hexdigest()

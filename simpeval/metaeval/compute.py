@@ -68,6 +68,7 @@ def compute_scores(
     cache: ScoreCache | None = None,
     progress: bool = False,
     executor: BatchExecutor | None = None,
+    with_references: bool | None = None,
 ) -> ComputedScores:
     """Score ``dataset`` with the metrics named in ``specs`` (``-m`` syntax).
 
@@ -77,6 +78,10 @@ def compute_scores(
     :param references: the reference set (default: the dataset's own); loaded only if a
         requested metric needs references.
     :param systems: score per system (system level) in this order; None: per item.
+    :param with_references: give every metric the references (and the sources that go with them)
+        even if none of ``specs`` needs them; None: only if one does. The inputs are in the score
+        cache's key, so a reference-free metric scored alone is found again when scored beside a
+        reference-based one only if both runs pass the same (``simpeval leaderboard`` relies on it).
     """
     from simpeval.metaeval.presets import prepare_inputs
     from simpeval.run import Run
@@ -89,7 +94,7 @@ def compute_scores(
                                         for name, options in parse_metric_specs(specs)])
     refs = None
     sources, outputs = dataset.sources, dataset.outputs
-    if any(r.metric.requires_references for r in requests):
+    if with_references or (with_references is None and any(r.metric.requires_references for r in requests)):
         refs = dataset.references(references)
         sources = dataset.metric_sources(references or dataset.default_references)
     sources, outputs, refs = prepare_inputs(preset, dataset, sources, outputs, refs)
