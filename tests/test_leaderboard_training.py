@@ -108,3 +108,19 @@ def test_a_changed_metric_recomputes_its_scorings_and_reads_the_others(registry,
                         "dataset scorings: 1 computed, 0 resumed, 1 cached.")
     assert any(line.startswith("- bleu: 1 datasets, 434 items; read from the cache, computed earlier in ")
                for line in lines)
+
+
+def test_each_metric_scores_each_dataset_once(registry, data_dir, tmp_path, monkeypatch):
+    """The cells read back what the per-metric scorings computed, reference-free metrics included
+    (their cache keys hold the references the cells pass beside a reference-based metric)."""
+    calls = []
+    score = Fkgl._score_items
+
+    def counted(self, sources, outputs, references=None, **fields):
+        calls.append(len(outputs))
+        return score(self, sources, outputs, references, **fields)
+
+    monkeypatch.setattr(Fkgl, "_score_items", counted)
+    board = run_leaderboard(registry, Plan(data_dir, ["bleu", "fkgl"], ["wiki-da"], bootstrap=100),
+                            ScoreCache(tmp_path))
+    assert calls == [434] and board.work.cells_computed == 3  # one batch, scored once for three cells
