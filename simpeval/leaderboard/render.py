@@ -151,7 +151,7 @@ def training_lines(board: Board) -> list[str]:
         lines += [f"- {o.describe()}" for o in board.overlaps if o.dataset != o.training]
     clean = [t for t in board.checked if not any(o.training == t and o.dataset != t for o in board.overlaps)]
     if clean:
-        lines += ["", f"Checked, sharing no item with another rated dataset: {', '.join(clean)}."]
+        lines += ["", f"Checked, sharing no item with another dataset on this page: {', '.join(clean)}."]
     if board.unchecked:
         lines += ["", f"Not checked (neither a rated dataset nor a test set simpeval can read): "
                       f"{', '.join(board.unchecked)}; no rated dataset is marked for them."]
@@ -355,7 +355,8 @@ def work_lines(work) -> list[str]:
             text += f"; {fresh} items scored now in {now:.0f} s"
         if earlier:
             loads = sorted({f["load"] for f in earlier})
-            text += (f"; read from the cache, computed earlier in {then:.0f} s (load {loads[0]:.1f}-{loads[-1]:.1f}, "
+            spread = f"{loads[0]:.1f}" + (f"-{loads[-1]:.1f}" if len(loads) > 1 else "")
+            text += (f"; read from the cache, computed earlier in {then:.0f} s (load {spread}, "
                      f"{min(f['date'] for f in earlier)})")
         elif not now:
             text += "; read from the cache"
