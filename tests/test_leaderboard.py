@@ -78,7 +78,11 @@ def test_cells_resume_from_the_cache(registry, data_dir, tmp_path, monkeypatch):
     monkeypatch.setattr("simpeval.metaeval.run.run_meta_evaluation", refuse)
     again = run_leaderboard(registry, _plan(data_dir), cache)
     assert again.cells == first.cells
-    assert (again.work.cells_computed, again.work.cells_cached, again.work.scorings) == (0, 3, [])
+    assert (again.work.cells_computed, again.work.cells_cached) == (0, 3)
+    # nothing scored, but each scoring's cost when it was computed is shown
+    assert [(s.metric, s.status, s.seconds, s.first["seconds"]) for s in again.work.scorings] == [
+        ("bleu", "cached", 0.0, round(first.work.scorings[0].seconds, 1)),
+        ("fkgl", "cached", 0.0, round(first.work.scorings[1].seconds, 1))]
 
 
 class SplitSimplicityDA(SimplicityDA):

@@ -159,6 +159,10 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
         cell_keys = {aspect: _cell_key(plan, name, aspect, specs, used) for aspect in dataset.aspects}
         if cache is not None and specs and any(cache.get(k) is None for k in cell_keys.values()):
             work.scorings += score_dataset(registry, dataset, specs, keys, cache, executor, progress)
+        elif cache is not None:  # nothing to score: what the scorings cost when they were computed
+            work.scorings += [Scoring(family, name, len(dataset), 0, 0, 0.0,
+                                      cache.get(_record_key(keys[family], dataset)))
+                              for family in _families(registry, specs)]
         for aspect in dataset.aspects:
             key = cell_keys[aspect]
             stored = cache.get(key) if cache is not None else None
@@ -295,8 +299,7 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
         compute_scores(registry, dataset, group, references=dataset.default_references, cache=counting,
                        executor=executor, with_references=references)
         seconds = time.perf_counter() - started
-        record_key = hashlib.sha256(json.dumps(["leaderboard-scoring", keys[family], dataset.name,
-                                                str(dataset.data_dir)]).encode()).hexdigest()
+        record_key = _record_key(keys[family], dataset)
         first = None
         if counting.absent:
             cache.put(record_key, {"seconds": round(seconds, 1), "load": round(os.getloadavg()[0], 1),
@@ -305,6 +308,12 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
             first = cache.get(record_key)
         out.append(Scoring(family, dataset.name, len(dataset), counting.absent, counting.found, seconds, first))
     return out
+
+
+def _record_key(metric_key: str, dataset) -> str:
+    """Where the time and load of one metric's scoring of ``dataset`` are recorded."""
+    return hashlib.sha256(json.dumps(["leaderboard-scoring", metric_key, dataset.name,
+                                      str(dataset.data_dir)]).encode()).hexdigest()
 
 
 def _cell_key(plan: Plan, dataset: str, aspect: str, specs: list[str], keys: list[str]) -> str:
