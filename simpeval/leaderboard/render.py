@@ -356,7 +356,9 @@ def work_lines(work) -> list[str]:
         if earlier:
             loads = sorted({f["load"] for f in earlier})
             spread = f"{loads[0]:.1f}" + (f"-{loads[-1]:.1f}" if len(loads) > 1 else "")
-            text += (f"; read from the cache, computed earlier in {then:.0f} s (load {spread}, "
+            unknown = any(s.status == "cached" and not s.first for s in group)  # no record: time unknown
+            at_least = "at least " if unknown or any(f.get("partial") for f in earlier) else ""
+            text += (f"; read from the cache, computed earlier in {at_least}{then:.0f} s (load {spread}, "
                      f"{min(f['date'] for f in earlier)})")
         elif not now:
             text += "; read from the cache"

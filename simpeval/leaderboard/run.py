@@ -82,7 +82,8 @@ class Scoring:
     computed: int
     cached: int
     seconds: float  # in this run
-    first: dict | None = None  # when every entry was cached: {"seconds", "load", "date"} of the run that computed them
+    first: dict | None = None  # when every entry was cached: {"seconds", "load", "date", "partial"} of the run
+    # that computed them (partial: it resumed an interrupted one, whose time is not known)
 
     @property
     def status(self) -> str:
@@ -301,9 +302,10 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
         seconds = time.perf_counter() - started
         record_key = _record_key(keys[family], dataset)
         first = None
-        if counting.absent:
+        if counting.absent:  # partial: an earlier, interrupted run computed the rest
             cache.put(record_key, {"seconds": round(seconds, 1), "load": round(os.getloadavg()[0], 1),
-                                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())})
+                                   "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                   "partial": counting.found > 0})
         else:
             first = cache.get(record_key)
         out.append(Scoring(family, dataset.name, len(dataset), counting.absent, counting.found, seconds, first))
