@@ -124,6 +124,9 @@ def _column(cell: Cell) -> str:
 
 
 SUMMARY_COLUMNS = ["metric", "mean rank", "datasets x aspects", f"{TRAINED} left out"]
+SUMMARY_NOTE = (f"A learned metric's mean rank is over the cells outside its training data only ({TRAINED} cells "
+                "left out): one over a few cells is not comparable with one over every cell; read it with the "
+                "count beside it.")
 
 
 def summary_rows(cells: list[Cell]) -> list[list[str]]:
@@ -195,7 +198,7 @@ def render_markdown(board: Board, plan: Plan, footer: list[str] = ()) -> str:
         parts += ["## Headline", "", HEADLINE_INTRO, "", *lines, ""]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"## {aspect}", "", render(columns, rows, "markdown")]
-    parts += ["## Summary: mean rank over every dataset and aspect", "",
+    parts += ["## Summary: mean rank over every dataset and aspect", "", SUMMARY_NOTE, "",
               render(SUMMARY_COLUMNS, summary_rows(cells), "markdown")]
     training = training_lines(board)
     if training:
@@ -319,7 +322,8 @@ def render_html(board: Board, plan: Plan, footer: list[str] = ()) -> str:
                   "trained on these items.</figcaption></figure>"]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"<h2>{escape(aspect)}</h2>", _html_table(columns, rows)]
-    parts += ["<h2>Summary: mean rank</h2>", _html_table(SUMMARY_COLUMNS, summary_rows(cells))]
+    parts += ["<h2>Summary: mean rank</h2>", f"<p>{escape(SUMMARY_NOTE)}</p>",
+              _html_table(SUMMARY_COLUMNS, summary_rows(cells))]
     training = training_lines(board)
     if training:
         parts += ["<h2>Training data</h2>", *_html_lines(training)]
