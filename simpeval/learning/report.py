@@ -14,7 +14,7 @@ from pathlib import Path
 from simpeval.learning.baselines import NAMES
 from simpeval.learning.loo import Fold, mean_r
 
-__all__ = ["HEADER", "folds_record", "loo_table", "replace_section", "write_card_section"]
+__all__ = ["HEADER", "folds_from_record", "folds_record", "loo_table", "replace_section", "write_card_section"]
 
 HEADER = ("| trainer | left-out dataset | n | chosen | r | FKGL r | compression r | SARI r | best baseline | "
           "trainer >= best? |")
@@ -44,6 +44,11 @@ def folds_record(folds: Sequence[Fold]) -> list[dict]:
     """The folds as a checkpoint's training record stores them (JSON, rounded to 4 decimals)."""
     return [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4), **({"chosen": f.chosen} if f.chosen else {}),
              "baselines": {k: round(v, 4) for k, v in f.baselines.items()}} for f in folds]
+
+
+def folds_from_record(record: Sequence[dict]) -> list[Fold]:
+    """The folds :func:`folds_record` stored (a card is rewritten from a checkpoint's record)."""
+    return [Fold(f["left_out"], f["n"], f["r"], dict(f["baselines"]), f.get("chosen", "")) for f in record]
 
 
 def replace_section(text: str, heading: str, section: str) -> str:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import click
 
+from simpeval.learning import DEFAULT_DATASETS as RATED
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import TrainSettings
 
 DEFAULTS = TrainSettings()
-DEFAULT_DATASETS = "simplicity-da,structural-simplicity,simpeval-past"
+DEFAULT_DATASETS = ",".join(RATED)
 
 
 def _seeds(ctx, param, value: str) -> list[int]:
