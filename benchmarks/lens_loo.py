@@ -29,7 +29,7 @@ COMMAND = "nice -n 10 python benchmarks/lens_loo.py"
 DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")
 VARIANTS = {"lens": "lens-mini", "E+R+S": "lens-cla-mini"}
 SEEDS = (0,)
-MAX_EPOCHS = 4
+MAX_EPOCHS = 6
 
 
 def encodings_file(encoder_hash: str) -> Path:

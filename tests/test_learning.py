@@ -109,6 +109,8 @@ def test_loo_table_shows_each_fold_beside_its_best_baseline():
     assert lines[3] == ("| siera | structural-simplicity | 1750 | - | +0.390 | -0.300 | -0.720 | n/a | compression 0.720 | "
                         "no (-0.330) |")
     assert lines[1].count("---") == lines[0].count("|") - 1
+    wrong_sign = loo.Fold("simpeval-past", 2200, -0.5, {"fkgl": 0.2})  # a learned metric's sign is fixed
+    assert loo_table([("x", [wrong_sign])])[2].endswith("| fkgl 0.200 | no (-0.700) |")
     assert lines[-1] == "- `siera`: mean left-out r +0.320 over 2 datasets."
     assert folds_record(folds)[0] == {"left_out": "simplicity-da", "n": 600, "r": 0.25, "chosen": "epoch 3",
                                       "baselines": {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}}

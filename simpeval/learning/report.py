@@ -16,8 +16,10 @@ from simpeval.learning.loo import Fold, mean_r
 
 __all__ = ["HEADER", "folds_from_record", "folds_record", "loo_table", "replace_section", "write_card_section"]
 
-HEADER = ("| trainer | left-out dataset | n | chosen | r | FKGL r | compression r | SARI r | best baseline | "
-          "trainer >= best? |")
+HEADER = ("| trainer | left-out dataset | n | chosen | r | FKGL r | compression r | SARI r | best baseline abs(r) | "
+          "r >= best? |")
+"""The learned metric's r is signed (its direction is fixed: higher means simpler, so a negative r on a
+dataset is a failure there); a baseline counts by its absolute r (its sign can be flipped by hand)."""
 
 
 def _signed(value: float) -> str:
@@ -26,7 +28,7 @@ def _signed(value: float) -> str:
 
 def _row(label: str, fold: Fold) -> str:
     name, value = fold.best_baseline if fold.baselines else ("none", float("nan"))
-    verdict = "yes" if fold.beats_baselines else f"no ({abs(fold.r) - abs(value):+.3f})"
+    verdict = "yes" if fold.r >= abs(value) else f"no ({fold.r - abs(value):+.3f})"
     baselines = " | ".join(_signed(fold.baselines.get(b, float("nan"))) for b in NAMES)
     return (f"| {label} | {fold.left_out} | {fold.n} | {fold.chosen or '-'} | {_signed(fold.r)} | {baselines} | "
             f"{name} {abs(value):.3f} | {verdict} |")

@@ -31,7 +31,7 @@ _DEFAULTS = TrainSettings()
 @click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=_DEFAULTS.seed, show_default=True,
               help="Seeds the article split and the head's initialisation.")
-@click.option("--datasets", default=",".join(RATED), show_default=True,
+@click.option("--rated-datasets", "datasets", default=",".join(RATED), show_default=True,
               help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 "
                    "is test data and refused); 'none': choose by the validation MAE.")
 def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
@@ -47,7 +47,7 @@ def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_siz
         from simpeval.learning.rated import check_trainable
 
         names = [n.strip() for n in datasets.split(",") if n.strip()]
-        check_trainable(names)
+        check_trainable(names, "--rated-datasets")
         judge = load_judge(data_dir, names)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                              patience=patience, hidden_size=hidden_size, seed=seed)

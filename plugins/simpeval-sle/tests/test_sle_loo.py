@@ -75,5 +75,5 @@ def test_each_left_out_row_uses_the_epoch_chosen_on_the_others(chosen):
 
 def test_the_trainer_refuses_to_choose_on_test_data(tmp_path):
     result = CliRunner().invoke(cli, ["train", "sle", "--data-dir", str(write_corpus(tmp_path / "d")), "-o",
-                                      str(tmp_path / "o"), "--datasets", "simplicity-da,simpeval-2022"])
+                                      str(tmp_path / "o"), "--rated-datasets", "simplicity-da,simpeval-2022"])
     assert result.exit_code == 2 and "test data only" in result.output and not (tmp_path / "o").exists()
