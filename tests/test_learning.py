@@ -117,3 +117,19 @@ def test_loo_table_shows_each_fold_beside_its_best_baseline():
     card = "# Card\n\n## A\nold\n\n## B\nkeep\n"
     assert replace_section(card, "A", "new") == "# Card\n\n## A\nnew\n\n## B\nkeep\n"
     assert replace_section(card, "C", "added") == card + "\n## C\nadded\n"
+
+
+def test_the_judge_never_selects_on_simpeval_2022(data_dir):
+    from simpeval.learning import DEFAULT_DATASETS
+    from simpeval.learning.judge import load_judge
+    from simpeval.learning.rated import TEST_ONLY
+
+    assert not set(DEFAULT_DATASETS) & set(TEST_ONLY)
+    with pytest.raises(simpeval.UsageError, match="test data only"):
+        load_judge(data_dir, ["simplicity-da", "simpeval-2022"])
+    judge = load_judge(data_dir, ["simplicity-da", "structural-simplicity"])
+    assert judge.names == ["simplicity-da", "structural-simplicity"] and len(judge.labels["simplicity-da"]) == 600
+    labels, compression = judge.labels["structural-simplicity"], judge.baselines["structural-simplicity"]["compression"]
+    assert loo.pearson(compression, labels) == pytest.approx(-0.721, abs=5e-4)  # the tables' baseline
+    with pytest.raises(simpeval.UsageError, match="at least two datasets"):
+        load_judge(data_dir, ["simpeval-past"])
