@@ -20,6 +20,7 @@ on a shared 2-core machine two threads spin on each other.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import tempfile
@@ -29,7 +30,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CARDS = {"siera": ROOT / "plugins" / "simpeval-siera" / "simpeval_siera" / "checkpoint" / "MODEL_CARD.md",
          "sle": ROOT / "plugins" / "simpeval-sle" / "simpeval_sle" / "checkpoint" / "MODEL_CARD.md"}
-SIERA_EPOCHS = 6  # the shipped SIERA checkpoint is epoch 6 of seed 0 with these data settings
+SIERA_EPOCHS = 6  # the shipped SIERA checkpoint kept epoch 6 of seed 0 with these data settings
+
+
+def shipped_epoch(trainer: str) -> int:
+    """The epoch the shipped checkpoint kept, from its own training record."""
+    config = CARDS[trainer].parent / f"{trainer}_config.json"
+    return json.loads(config.read_text(encoding="utf-8"))["training"]["best_epoch"]
 
 
 def run_siera(data_dir: Path, judge, output: Path) -> tuple[dict, list[str]]:
@@ -41,15 +48,13 @@ def run_siera(data_dir: Path, judge, output: Path) -> tuple[dict, list[str]]:
     pairs = subsample(load_training_pairs(["asset-valid"], None, [], data_dir), 1, 0)
     settings = TrainSettings(max_epochs=SIERA_EPOCHS, patience=SIERA_EPOCHS, learning_rate=1e-3, seed=0)
     train_siera(pairs, output, DEFAULT_ENCODER, DataSettings(variant="silver", seed=0), settings, judge=judge)
-    import json
-
     record = json.loads((output / "siera_config.json").read_text(encoding="utf-8"))["training"]
     how = [f"- Training as shipped (`simpeval train siera --dataset asset-valid --refs-per-source 1 --seed 0 "
            f"--max-epochs {SIERA_EPOCHS} --patience {SIERA_EPOCHS}`): +Silver, {record['train_examples']} training "
            f"examples; validation loss by epoch "
            + " ".join(f"{h['valid_loss']:.3f}" for h in record["history"])
-           + f" (lowest: epoch {record['best_epoch']}; the shipped checkpoint was chosen by that rule, as epoch 6 of "
-           "an earlier run)."]
+           + f" (lowest: epoch {record['best_epoch']}; the shipped checkpoint was chosen by that rule, as epoch "
+           f"{shipped_epoch('siera')} of an earlier run)."]
     return record, how
 
 
@@ -64,8 +69,8 @@ def run_sle(data_dir: Path, judge, output: Path) -> tuple[dict, list[str]]:
     how = [f"- Training as shipped (`simpeval train sle --seed 0`): {record['train_sentences']} OneStopEnglish "
            f"sentences, at most {settings.max_epochs} epochs, patience {settings.patience} on the validation "
            f"articles' document MAE (lowest: epoch {record['best_epoch']}, "
-           f"{record['best_valid_document_mae']:.3f}; the shipped checkpoint was chosen by that rule, in an earlier "
-           "run).",
+           f"{record['best_valid_document_mae']:.3f}; the shipped checkpoint was chosen by that rule, as epoch "
+           f"{shipped_epoch('sle')} of an earlier run).",
            f"- Test articles with the kept epoch: document MAE {mae['all']:.3f} (FKGL regression "
            f"{record['test_document_mae_fkgl_baseline']['all']:.3f})."]
     return record, how
