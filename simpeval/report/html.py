@@ -184,8 +184,8 @@ def _label_legend(labelled: LabelledWords) -> str:
     """The legend of one metric's word labels (its description of each as the tooltip)."""
     items = "".join(f'<span class="{_label_class(labelled, label)}" title="{escape(meaning)}">{escape(label)}</span>'
                     for label, meaning in labelled.legend.items())
-    return (f'<p class="meta">Under each output, its words coloured by the labels of <code>{escape(labelled.metric)}</code>: '
-            f'<span class="legend">{items}</span>.</p>')
+    return (f'<p class="meta">Under each output, its words coloured by the labels of '
+            f'<code>{escape(labelled.metric)}</code>: <span class="legend">{items}</span>.</p>')
 
 
 def _label_row(labelled: LabelledWords, spans: list[LabelSpan]) -> str:

@@ -132,7 +132,8 @@ def build_report(
         names = scored.score_names
         sample_metric = sample_metric or requests[0].metric.name
         if sample_metric not in names:
-            raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: choose one of {", ".join(names)}')
+            raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: '
+                             f'choose one of {", ".join(names)}')
         samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
         from simpeval.report.wordlabels import label_samples
 

@@ -218,7 +218,7 @@ class MeaningBert(Metric):
         "model": Option(str, default="davebulaval/MeaningBERT", path=True,
                         help="the authors' checkpoint: a directory (config.json, weights, tokenizer) or a hub id"),
         "clip": Option(bool, default=False,
-                       help="clip scores to [0, 100] as the authors' later MeaningBERTScorer (the model card does not)"),
+                       help="clip to [0, 100] as the authors' later MeaningBERTScorer (the model card does not)"),
         "batch_size": Option(int, default=32, help="pairs per forward pass", in_signature=False),
     }
 

@@ -405,7 +405,8 @@ TAG_THRESHOLD = 0.5
 """A token carries a tag when its probability exceeds this (``lens.LENS_SALSA.recover_output``'s default)."""
 
 
-def tag_spans(model: PublishedSalsa, output: str, tokens: Sequence[tuple[str, dict[str, float]]]) -> list[tuple[str | None, str]]:
+def tag_spans(model: PublishedSalsa, output: str,
+              tokens: Sequence[tuple[str, dict[str, float]]]) -> list[tuple[str | None, str]]:
     """``output`` cut into ``(tag or None, text)`` spans from its tokens' tag probabilities.
 
     As ``recover_output``: each output token (before the first ``</s>``) takes the last tag whose

@@ -187,7 +187,8 @@ def test_the_report_colours_lens_salsa_tags_with_a_legend(tmp_path):
     assert result.exit_code == 0, result.output
     page = (tmp_path / "r.html").read_text()
     assert "coloured by the labels of <code>lens-salsa</code>" in page
-    assert '<span class="wl0" title="LENS-SALSA&#x27;s &lt;deletion&gt; tag (probability above 0.5)">deletion</span>' in page
+    legend = "LENS-SALSA&#x27;s &lt;deletion&gt; tag (probability above 0.5)"
+    assert f'<span class="wl0" title="{legend}">deletion</span>' in page
     assert ('The city then built a <span class="wl1" title="paraphrase">big</span> bridge over '
             '<span class="wl1" title="paraphrase">the</span> river.') in page
     assert 'The cat sat. The <span class="wl1" title="paraphrase">dog</span> ran.' in page
