@@ -98,3 +98,10 @@ def test_the_base_metric_labels_nothing():
     assert Length().word_labels() == {}
     with pytest.raises(NotImplementedError):
         Length().label_words(["a"], ["b"])
+
+
+def test_without_word_labels_nothing_is_labelled():  # what `report --format markdown` asks: it shows no colours
+    LongWords.calls, LongWords.answer = [], None
+    report = build_report(load_registry(autoload=False, plugins=[Plugin()]), SOURCES, SYSTEMS, None, ["long-words"],
+                          cache=None, n_samples=1, word_labels=False)
+    assert report.labelled_words == [] and LongWords.calls == []

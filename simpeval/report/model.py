@@ -106,6 +106,7 @@ def build_report(
     seed: int = 0,
     cache: ScoreCache | None = None,
     all_pairs: bool = False,
+    word_labels: bool = True,
 ) -> SystemsReport:
     """Score ``systems`` (name, outputs) on ``sources`` and pick the samples (see the module docstring).
 
@@ -115,6 +116,7 @@ def build_report(
     :param sample_metric: the sub-score that orders the best and worst samples (default: the
         primary score of the first metric).
     :param all_pairs: also compare every pair of systems and rank them (:mod:`simpeval.allpairs`).
+    :param word_labels: have the metrics that label words label the samples' outputs (the HTML page shows them).
     """
     from simpeval.run import Run
     from simpeval.runner import compare_systems, resolve_metrics
@@ -137,7 +139,7 @@ def build_report(
         samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
         from simpeval.report.wordlabels import label_samples
 
-        labelled = label_samples([r.metric for r in requests], sources, report_systems,
+        labelled = label_samples([r.metric for r in requests] if word_labels else [], sources, report_systems,
                                  sorted({s.index for s in samples}))  # while the run still holds the models
     report = SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
                            test, scored.n_resamples, labelled_words=labelled)
