@@ -3,8 +3,8 @@
 Three groups (:data:`GROUPS`): ``base`` (below; always), ``cescore`` (CEScore's SScore, MScore
 and GScore from the ``simpeval-cescore`` plugin, used when it is installed) and ``embeddings``
 (MiniLM cosine similarity to the source and the references, :mod:`.embeddings`; an option,
-since encoding costs most of the time). Base features per text (memoised in the run's store, :class:`~simpeval.store.StatsStore`, so a source shared by many
-outputs is analysed once): characters, words, sentences, the mean and minimum Zipf frequency of
+since encoding costs most of the time). Base features per text (memoised in the run's store,
+:class:`~simpeval.store.StatsStore`, so a source shared by many outputs is analysed once): characters, words, sentences, the mean and minimum Zipf frequency of
 its words (wordfreq, English), and its FKGL. Per item: the ratios and differences of those between
 output and source, sentence BLEU and SARI against the references, BLEU against the source, and
 the share of output words absent from the source.
@@ -22,6 +22,7 @@ import numpy as np
 from typing import TYPE_CHECKING
 
 from simpeval.store import StatsStore, stored
+from simpeval_simpq.embeddings import NAMES as EMBEDDING_NAMES
 
 if TYPE_CHECKING:
     from simpeval.run import Run
@@ -32,7 +33,7 @@ NAMES = (
 )
 """The base group's columns."""
 CESCORE_NAMES = ("cescore_s", "cescore_m", "cescore_g")
-GROUPS = {"base": NAMES, "cescore": CESCORE_NAMES, "embeddings": ("emb_source", "emb_refs")}
+GROUPS = {"base": NAMES, "cescore": CESCORE_NAMES, "embeddings": EMBEDDING_NAMES}
 """Feature group -> its columns, in the order a matrix of several groups holds them."""
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
