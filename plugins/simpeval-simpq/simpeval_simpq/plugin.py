@@ -30,7 +30,7 @@ class Simpq(simpeval.Metric):
 
     name = "simpq"
     sub_scores = ("simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency")
-    description = "learned simplicity/meaning/fluency from interpretable features (ridge, leave-one-dataset-out)"
+    description = "learned simplicity/meaning/fluency from interpretable features (linear, leave-one-dataset-out)"
     requires_references = False
     version = __version__
     trained_on = ("simplicity-da", "structural-simplicity")
