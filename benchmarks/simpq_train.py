@@ -253,7 +253,8 @@ def main() -> None:
         "gains, FKGL of the output and its gain, sentence SARI and BLEU against the references, BLEU against the "
         "source, share of novel words, identical-copy flag. `cescore`: CEScore's SScore, MScore, GScore (used when "
         "simpeval-cescore is installed; `-m simpq:cescore=no` without). `embeddings` (`-m simpq:embeddings=yes`): "
-        "MiniLM cosine similarity of the output to its source and the best one to a reference. Speed: "
+        "MiniLM cosine similarity of the output to its source and the best one to a reference; an option, off by "
+        "default, because encoding puts cold scoring far below the 1,000 items/s target (cached rows stay above it). Speed: "
         "[simpq-speed.md](simpq-speed.md); end-to-end fine-tuning of MiniLM: [simpq-finetune.md](simpq-finetune.md).", "",
     ]
     card += held_out_headline(CHECKPOINT / "MODEL_CARD.md")
