@@ -33,6 +33,7 @@ class Simpq(simpeval.Metric):
     description = "learned simplicity/meaning/fluency from interpretable features (linear, leave-one-dataset-out)"
     requires_references = False
     version = __version__
+    formula_version = "2"  # 2: CEScore and embedding feature variants; simplicity net of meaning and fluency
     trained_on = ("simplicity-da", "structural-simplicity")
     model_card = str(CHECKPOINT / "MODEL_CARD.md")
     options = {
