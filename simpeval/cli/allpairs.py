@@ -29,7 +29,7 @@ def run_all_pairs(given) -> None:
     from simpeval.cache import ScoreCache
     from simpeval.cli.files import write_output
     from simpeval.cli.state import registry
-    from simpeval.cli.systems import read_systems, resolve_inputs, with_analysis
+    from simpeval.cli.systems import echo_few_items_note, read_systems, resolve_inputs, with_analysis
     from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.parallel import open_executor
     from simpeval.runner import compare_systems, resolve_metrics
@@ -60,6 +60,7 @@ def run_all_pairs(given) -> None:
                                n_ar=(given.paired_n or ALL_PAIRS_AR) if test == "ar" else None, seed=given.seed,
                                use_holm=given.holm)
     write_output(format_all_pairs(result, comparison.signatures, given.fmt), given.output)
+    echo_few_items_note(len(sources), "; every system shares rank 1")
     if given.fmt not in ("json", "csv"):
         for name in comparison.score_names:
             click.echo(f"# {name}: {comparison.signatures[name]}", err=True)

@@ -92,12 +92,17 @@ def echo_comparison_notes(comparison, fmt: str) -> None:
             from simpeval.systems_table import LEGEND
 
             click.echo(f"# {LEGEND}", err=True)
-        from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
+        echo_few_items_note(comparison.baseline.result.n_items)
 
-        n_items = comparison.baseline.result.n_items
-        if not enough_items(n_items):
-            click.echo(f"# note: {n_items} items are too few for a paired test (at least {MIN_PAIRED_ITEMS}): "
-                       "p = nan, no claim of significance", err=True)
+
+def echo_few_items_note(n_items: int, consequence: str = "") -> None:
+    """One line on standard error when ``n_items`` are too few for any paired test to make a claim
+    (:data:`simpeval.significance.MIN_PAIRED_ITEMS`); nothing otherwise."""
+    from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
+
+    if not enough_items(n_items):
+        click.echo(f"# note: {n_items} items are too few for a paired test (at least {MIN_PAIRED_ITEMS}): "
+                   f"p = nan, no claim of significance{consequence}", err=True)
 
 
 def comparison_records(comparison) -> list[dict]:
