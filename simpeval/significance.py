@@ -75,6 +75,18 @@ class PairedTest:
         """Whether p < ``alpha`` (never on fewer than :data:`MIN_PAIRED_ITEMS` items: p is NaN there)."""
         return self.p_value < alpha
 
+    def verdict(self, higher_is_better: bool, alpha: float = 0.05) -> str | None:
+        """``"better"`` or ``"worse"``: the system against the baseline when they differ significantly,
+        in the score's direction (lower FKGL is better); None otherwise.
+
+        A significance mark must say which way the difference goes: a bare star on the tested system
+        reads as an improvement even where the system is significantly worse. Every output of a
+        paired test against a baseline (terminal, Markdown, LaTeX, JSON, the report) marks with this.
+        """
+        if not self.significant(alpha):
+            return None
+        return "better" if (self.score > self.baseline) == higher_is_better else "worse"
+
 
 def enough_items(n_items: int) -> bool:
     """Whether a paired test on ``n_items`` items can make a claim (:data:`MIN_PAIRED_ITEMS`)."""

@@ -88,6 +88,20 @@ def test_markdown_and_latex_mark_only_the_better_system(comparison):
     assert "**40.13" in rows["ACCESS"] and "**38.67" not in rows["DMASS-DCSS"] and "**34.64" not in rows["PBMT-R"]
 
 
+def test_terminal_marks_say_better_or_worse(comparison):
+    from simpeval.cli.systems import comparison_records, format_comparison
+
+    rows = {line.split()[0]: line for line in format_comparison(comparison, "table").splitlines()[2:]}
+    p = 1 / 201  # 200 resamples: nothing as large as the observed difference
+    # BLEU (higher is better): PBMT-R 78.56 above ACCESS, DMASS-DCSS 70.46 below; SARI: both below ACCESS
+    assert re.search(rf"78\.56 \(\S+\) p={p:.4f} better .* p={p:.4f} worse", rows["PBMT-R"])
+    assert re.search(rf"70\.46 \(\S+\) p={p:.4f} worse .* p={p:.4f} worse", rows["DMASS-DCSS"])
+    assert "p=" not in rows["ACCESS"]
+    verdicts = {(r["system"], r["metric"]): r.get("verdict") for r in comparison_records(comparison)}
+    assert verdicts[("PBMT-R", "bleu")] == "better" and verdicts[("DMASS-DCSS", "bleu")] == "worse"
+    assert verdicts[("ACCESS", "bleu")] is None
+
+
 def test_numbers_have_one_format_per_metric(comparison):
     from simpeval.cli.systems import format_comparison
 
@@ -110,7 +124,11 @@ def test_wide_terminal_tables_become_long_and_other_formats_stay_complete(compar
     names = comparison.score_names
     assert len(long.splitlines()) == 2 + len(names) * 3  # every sub-score of every system
     dmass_bleu = next(line for line in long.splitlines() if line.startswith("bleu") and "DMASS-DCSS" in line)
-    assert re.search(r"70\.46\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4}\*$", dmass_bleu)
+    # the mark says which way: DMASS-DCSS is significantly *worse* than ACCESS on BLEU, PBMT-R better
+    assert re.search(r"70\.46\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4} worse$", dmass_bleu)
+    pbmt_bleu = next(line for line in long.splitlines() if line.startswith("bleu ") and "PBMT-R" in line)
+    assert re.search(r"78\.56\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4} better$", pbmt_bleu)
+    assert "*" not in long and "*" not in wide
     for fmt in ("markdown", "latex"):  # never shortened: every system and column
         text = format_comparison(comparison, fmt, width=40)
         assert all(s.name in text for s in comparison.systems) and all(n in text for n in names)
