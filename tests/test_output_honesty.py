@@ -57,6 +57,54 @@ def test_easse_defaults_and_another_preset_is_one_line(data_dir):
                                      "drop --preset metaeval-2021 or --easse-defaults")
 
 
+def test_easse_defaults_set_easses_bertscore_options():
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    easse = registry.create_metric("bertscore", {}, "easse-cli")
+    # easse/bertscore.py: BERTScorer(lang="en", rescale_with_baseline=True) on 13a tokens, lower-cased by -lc
+    assert (easse.model, easse.layer, easse.rescale, easse.tokenizer, easse.lowercase) == (
+        "roberta-large", None, True, "13a", True)
+    assert easse.easse_differences() == []  # layer None is bert_score's 17 for roberta-large
+    assert registry.create_metric("bertscore", {}).easse_differences() == ["lowercase=no (EASSE: yes)"]
+    other = registry.create_metric("bertscore", {"model": "/models/mini", "rescale": False}, "easse-cli")
+    assert other.easse_differences() == ["model=/models/mini (EASSE: roberta-large)", "layer=last (EASSE: 17)",
+                                         "rescale=no (EASSE: yes)"]
+
+
+def test_easse_defaults_say_in_one_line_when_bertscore_cannot_be_easses(tmp_path):
+    from simpeval.testing import save_tiny_bert
+
+    words = "the cat sat on a mat dog ran".split()
+    model = save_tiny_bert(tmp_path / "tiny", words)
+    for name, lines in {"orig": ["the cat sat on the mat"] * 3, "sys": ["the cat sat", "a dog ran", "the mat"],
+                        "ref": ["a cat sat", "the dog ran", "a mat"]}.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    args = ("evaluate", "--orig", tmp_path / "orig", "--sys", tmp_path / "sys", "--refs", tmp_path / "ref",
+            "-m", f"bertscore:model={model}", "--no-cache", "--format", "json")
+    easse = run(*args, "--easse-defaults")
+    assert easse.exit_code == 0, easse.output
+    warnings = [line for line in easse.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: --easse-defaults cannot make bertscore EASSE's here: model={model} (EASSE: "
+                        "roberta-large), layer=last (EASSE: 17), rescale=no (EASSE: yes); its numbers are not "
+                        "`easse evaluate`'s"]
+    assert "|lc:yes|" in json.loads(easse.stdout)["signatures"]["bertscore"]  # what the preset can set, it sets
+    plain = run(*args)
+    assert plain.exit_code == 0 and "warning:" not in plain.stderr
+    assert "|lc:no|" in json.loads(plain.stdout)["signatures"]["bertscore"]
+
+
+def test_easse_defaults_without_roberta_large_stop_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # an empty cache: roberta-large is not there
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    (tmp_path / "f").write_text("a b\n" * 6)
+    result = run("evaluate", "--orig", tmp_path / "f", "--sys", tmp_path / "f", "--refs", tmp_path / "f",
+                 "-m", "bertscore", "--easse-defaults", "--no-cache")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert result.output.startswith('Error: model "roberta-large" is neither a local path nor in the Hugging Face '
+                                    "cache")
+
+
 @pytest.fixture(scope="module")
 def comparison(data_dir):
     from simpeval.datasets.testsets import load_test_set
