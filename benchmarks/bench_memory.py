@@ -47,6 +47,8 @@ WORDS_KEPT = 2
 BUDGET_MB = "32"
 TARGET_GROWTH_MB = 80
 METRICS = ("lens", "siera", "bertscore", "cescore")
+KERNEL_CACHE_BOUNDED = "104ad57"  # the commit that bounded oneDNN's kernel cache
+HEAP_TRIMMED = "0e1c9f0"  # the commit from which encoders trim the C heap after each run
 
 
 def metric_spec(name: str) -> str:
@@ -121,6 +123,16 @@ def report(results: dict) -> str:
         "`SIMPEVAL_MEMORY_BUDGET_MB` (what a run keeps of embeddings and analysed texts, `simpeval/run.py`).",
         "The machine is shared (2 cores, other engineers' work beside, these runs niced); the load average",
         "before and after each row is beside it. Seconds are wall time and say little here.",
+        "",
+        "Two causes made `siera` and `bertscore` grow with the items, both fixed in `simpeval/encoding.py`:",
+        f"- from code {KERNEL_CACHE_BOUNDED} on, every encoder bounds oneDNN's kernel cache to 8 compiled shapes",
+        "  (`ONEDNN_PRIMITIVE_CACHE_CAPACITY`, oneDNN's default 1,024): PyTorch runs GELU on the CPU through",
+        "  oneDNN, which compiles and keeps a kernel per tensor shape, and same-length batches give a new shape",
+        "  for nearly every batch;",
+        f"- from code {HEAP_TRIMMED} on, every encoder hands the C heap's free pages back after each run of the",
+        "  model (glibc's `malloc_trim`): the small results a run keeps (one probability per SIERA pair) sit",
+        "  between each batch's freed temporaries, and glibc kept those holes resident.",
+        "Rows before those codes ran without the fix.",
         "",
         "| metric | budget (MB) | items | peak RSS (MB) | seconds | load before / after | code | date |",
         "|---|---|---|---|---|---|---|---|",
