@@ -55,11 +55,37 @@ def main() -> None:
                                for key in ("scores", "rescaled", "salsa_scores")},
     }
     record["max_abs_difference"]["salsa_word_probabilities"] = word_difference
+    record["tag_disagreements"] = sum(a != b for x, y in zip(package["salsa_tagged"], ours["salsa_spans"])
+                                      for a, b in zip(*aligned_labels(x["mt_tagged"], y)))
     RESULT.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     PAGE.write_text(page(record), encoding="utf-8")
     print(json.dumps(record["max_abs_difference"]))
-    if max(record["max_abs_difference"].values()) > TOLERANCE:
-        sys.exit(f"simpeval differs from lens-metric by more than {TOLERANCE}")
+    if max(record["max_abs_difference"].values()) > TOLERANCE or record["tag_disagreements"]:
+        sys.exit(f"simpeval differs from lens-metric by more than {TOLERANCE}, or tags words otherwise")
+
+
+def aligned_labels(tagged: str, spans: list) -> tuple[list, list]:
+    """Per non-space character, its tag: in the package's ``<tag>word</tag>`` output text and in simpeval's spans.
+
+    The package leaves a tag open at the end of the output (it closes tags only where the next one
+    starts) and writes the text lower-cased, so characters are compared lower-cased, with their tags.
+    """
+    import re
+
+    theirs, current = [], None
+    for piece in re.split(r"(</?[A-Za-z_]+>)", tagged):
+        closing = re.fullmatch(r"</([A-Za-z_]+)>", piece)
+        opening = re.fullmatch(r"<([A-Za-z_]+)>", piece)
+        if closing:
+            current = None
+        elif opening:
+            current = opening.group(1)
+        else:
+            theirs += [(c, current) for c in piece if not c.isspace()]
+    ours = [(c.lower(), label) for label, text in spans for c in text if not c.isspace()]
+    if len(theirs) != len(ours):
+        sys.exit(f"the package tagged {len(theirs)} characters and simpeval {len(ours)}: {tagged!r}")
+    return theirs, ours
 
 
 def simpeval_scores(fixture: Path) -> dict:
@@ -77,6 +103,7 @@ def simpeval_scores(fixture: Path) -> dict:
     words = salsa.word_tags(inputs["sources"], inputs["outputs"])
     scores["salsa_word_probabilities"] = {tag: [[[t, p[tag]] for t, p in item] for item in words]
                                           for tag in salsa.model().span_tokens}
+    scores["salsa_spans"] = salsa.label_words(inputs["sources"], inputs["outputs"])
     scores["signature_salsa"] = salsa.signature()
     return scores
 
@@ -128,6 +155,15 @@ def page(record: dict) -> str:
         f"Largest difference: {record['max_abs_difference']['salsa_scores']:.1e} (scores), "
         f"{record['max_abs_difference']['salsa_word_probabilities']:.1e} (word-level tag probabilities).",
         "",
+        "The words each tag marks (a token takes the tag whose probability exceeds 0.5), as the package's",
+        "`LENS_SALSA.recover_output` writes them and as simpeval's `label_words` gives them to the report's",
+        f"word colouring; {record['tag_disagreements']} of the outputs' characters are tagged differently:",
+        "",
+        "| item | lens-metric 0.2.0 `mt_tagged` | simpeval `label_words` |",
+        "|---|---|---|",
+        *(f"| {i} | `{a['mt_tagged']}` | `{tagged(b)}` |" for i, (a, b) in enumerate(zip(authors["salsa_tagged"],
+                                                                                     ours["salsa_spans"]))),
+        "",
         f"- Command: `{record['command']}`",
         f"- Authors' side: `{authors['command']}` with " + ", ".join(f"{k} {v}" for k, v in authors["versions"].items()),
         "  (lens-metric 0.2.0 needs `transformers<4.46`: with transformers 5 its RoBERTa encoder fails to unpack",
@@ -136,6 +172,11 @@ def page(record: dict) -> str:
         f"- Signatures: `{ours['signature_scores']}`, `{ours['signature_salsa']}`",
         "",
     ])
+
+
+def tagged(spans: list) -> str:
+    """simpeval's spans written as the package writes tags."""
+    return "".join(text if label is None else f"<{label}>{text}</{label}>" for label, text in spans)
 
 
 if __name__ == "__main__":

@@ -131,6 +131,7 @@ def main() -> None:
         "rescaled": rescaled,
         "salsa_scores": salsa_scores,
         "salsa_word_probabilities": salsa_words,
+        "salsa_tagged": salsa.recover_output(salsa_words),  # the package's own tagged texts (threshold 0.5)
     }
     (out / "package_scores.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(record["scores"]))

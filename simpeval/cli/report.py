@@ -65,7 +65,8 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
     built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset, test=test,
                          n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
-                         cache=None if no_cache else ScoreCache(cache_dir), all_pairs=all_pairs)
+                         cache=None if no_cache else ScoreCache(cache_dir), all_pairs=all_pairs,
+                         word_labels=fmt == "html")  # Markdown shows no colours
     if fmt == "html":
         from simpeval.report.html import render_html
 

@@ -136,6 +136,10 @@ class Metric(abc.ABC):
       training (its scores on them are not evidence; the leaderboard marks them).
     - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
       prints its ``## Headline`` section (training data, correlations on unseen data).
+
+    A metric that judges single words (LENS-SALSA's edit tags) declares its labels with
+    :meth:`word_labels` and gives them with :meth:`label_words`; ``simpeval report`` colours the
+    words of its samples with them.
     """
 
     name: ClassVar[str] = ""
@@ -250,6 +254,24 @@ class Metric(abc.ABC):
             if option.path and option.default is not None
             and not models.is_available(cls.locate_model(option_name, option.default))
         ]
+
+    def word_labels(self) -> dict[str, str]:
+        """The labels :meth:`label_words` puts on words, ``{label: what it marks}`` in legend order.
+
+        Empty (the default) for a metric that labels no words. ``simpeval report`` asks every
+        metric it scores, after scoring, so this may read the metric's checkpoint but should not
+        load a model.
+        """
+        return {}
+
+    def label_words(self, sources: Sequence[str], outputs: Sequence[str]) -> list[list[tuple[str | None, str]]]:
+        """Per output, its text cut into consecutive spans ``(label, text)``: ``label`` one of
+        :meth:`word_labels` or None (unlabelled), and the texts joined give the output back.
+
+        Implemented by a metric whose :meth:`word_labels` is not empty; the report checks the answer
+        with :func:`checked_word_spans`.
+        """
+        raise NotImplementedError(f"metric {self.name} labels no words")
 
     # ------------------------------------------------------------------
     # Scoring
@@ -531,6 +553,25 @@ class MetricError(UsageError):
         remedy = ("report it to simpeval's authors" if distribution == "simpeval" else
                   f"report it to the authors of {distribution} or switch it off with -p no:{plugin}")
         super().__init__(f'metric "{metric.name}" ({distribution} {version}) {problem}: {remedy}')
+
+
+def checked_word_spans(metric: Metric, outputs: Sequence[str], answer: Any) -> list[list[tuple[str | None, str]]]:
+    """``metric.label_words``'s answer for ``outputs``, checked: one list of ``(label, text)`` per
+    output, labels among ``metric.word_labels()`` or None, texts joining into the output.
+
+    :raises MetricError: naming the metric's distribution when the answer breaks that contract.
+    """
+    labels = metric.word_labels()
+    if not isinstance(answer, list) or len(answer) != len(outputs):
+        raise MetricError(metric, f"labelled the words of {len(answer) if isinstance(answer, list) else 'no'} "
+                                  f"outputs for {len(outputs)}")
+    for output, spans in zip(outputs, answer):
+        if not all(isinstance(s, tuple) and len(s) == 2 and (s[0] is None or s[0] in labels)
+                   and isinstance(s[1], str) for s in spans):
+            raise MetricError(metric, "labelled words with something other than (label of word_labels() or None, text)")
+        if "".join(text for _, text in spans) != output:
+            raise MetricError(metric, f"labelled words whose texts do not join into the output {output[:40]!r}")
+    return answer
 
 
 #: The protected step each name of simpeval 0.1 became (the old names work until 0.3).

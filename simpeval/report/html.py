@@ -13,6 +13,7 @@ from html import escape
 from simpeval._version import __version__
 from simpeval.report.model import SAMPLE_KINDS, SystemsReport
 from simpeval.report.highlight import Span, operation_spans
+from simpeval.report.wordlabels import LabelledWords, LabelSpan
 from simpeval.tables import column_decimals
 
 PLOTTED_FEATURES = ("qe-compression", "qe-levenshtein")
@@ -37,7 +38,13 @@ figure img { max-width: 100%; } figcaption { color: #5b6475; font-size: 13px; }
 .deleted { background: #fbe0e0; text-decoration: line-through; color: #8c1d1d; }
 .added { background: #dff3e2; color: #14532d; } .replaced { background: #fdebc8; color: #6b4400; }
 .moved { background: #dde8fa; color: #1f3f7a; } .legend span { padding: 0 5px; margin-right: 6px; }
+tr.labels td { border-top: none; font-size: 14px; } .wl0 { background: #ead9fb; color: #4b1d7a; }
+.wl1 { background: #d3f0f4; color: #0b4f5c; } .wl2 { background: #fbd9ec; color: #7a1d4f; }
+.wl3 { background: #e6f2c8; color: #3d5a0b; } .wl4 { background: #f6e3cc; color: #6b3a00; }
+.wl5 { background: #dfe3ea; color: #2c3442; }
 """
+LABEL_CLASSES = 6
+"""Colours for a metric's own word labels (``wl0`` ...), given in its legend order and reused beyond six."""
 
 
 def render_html(report: SystemsReport) -> str:
@@ -64,6 +71,7 @@ def render_html(report: SystemsReport) -> str:
         '<span class="legend"><span class="deleted">deleted</span><span class="replaced">replaced</span>'
         '<span class="moved">moved</span><span class="added">added</span></span>. '
         "The source is coloured too when the report has one system.</p>",
+        *(_label_legend(labelled) for labelled in report.labelled_words),
         *(_samples(report, kind) for kind in SAMPLE_KINDS),
         "<h2>Signatures</h2><ul>",
         *(f"<li><code>{escape(name)}: {escape(sig)}</code></li>" for name, sig in report.signatures().items()),
@@ -168,16 +176,38 @@ def _spans(spans: list[Span]) -> str:
                     for op, text in spans)
 
 
+def _label_class(labelled: LabelledWords, label: str) -> str:
+    return f"wl{list(labelled.legend).index(label) % LABEL_CLASSES}"
+
+
+def _label_legend(labelled: LabelledWords) -> str:
+    """The legend of one metric's word labels (its description of each as the tooltip)."""
+    items = "".join(f'<span class="{_label_class(labelled, label)}" title="{escape(meaning)}">{escape(label)}</span>'
+                    for label, meaning in labelled.legend.items())
+    return (f'<p class="meta">Under each output, its words coloured by the labels of '
+            f'<code>{escape(labelled.metric)}</code>: <span class="legend">{items}</span>.</p>')
+
+
+def _label_row(labelled: LabelledWords, spans: list[LabelSpan]) -> str:
+    text = "".join(escape(piece) if label is None else
+                   f'<span class="{_label_class(labelled, label)}" title="{escape(label)}">{escape(piece)}</span>'
+                   for label, piece in spans)
+    return (f'<tr class="labels"><td class="name"></td><td>{text}</td>'
+            f'<td class="score"><code>{escape(labelled.metric)}</code></td></tr>')
+
+
 def _samples(report: SystemsReport, kind: str) -> str:
     out = [f"<h3>{SAMPLE_TITLES[kind]}</h3>"]
     samples = [s for s in report.samples if s.kind == kind]
     digits = column_decimals([score for s in samples for score in s.scores])  # all of one metric
     for sample in samples:
         rows = []
-        for system, score in zip(report.systems, sample.scores):
+        for position, (system, score) in enumerate(zip(report.systems, sample.scores)):
             sys_spans = operation_spans(sample.source, system.outputs[sample.index])[1]
             rows.append(f'<tr><td class="name">{escape(system.name)}</td><td>{_spans(sys_spans)}</td>'
                         f'<td class="score">{_number(score, digits)}</td></tr>')
+            rows += [_label_row(labelled, labelled.spans[(position, sample.index)])
+                     for labelled in report.labelled_words if (position, sample.index) in labelled.spans]
         # with one system, mark what it dropped from the source; with several, the source stays plain
         only = report.systems[0].outputs[sample.index] if len(report.systems) == 1 else None
         source = escape(sample.source) if only is None else _spans(operation_spans(sample.source, only)[0])

@@ -4,7 +4,9 @@
 :func:`simpeval.runner.compare_systems` (corpus and per-sentence scores, one signature per
 sub-score, and, when asked, a paired test of each system against the first), describes them
 with the ``qe`` features and the ``ops`` word operations, then picks the samples: ``n`` random items (seeded), and the ``n`` items with the best and the worst mean
-score over the systems on the chosen metric (its direction taken into account).
+score over the systems on the chosen metric (its direction taken into account). Metrics that
+label words (:meth:`simpeval.Metric.word_labels`) then label the samples' outputs
+(:mod:`~simpeval.report.wordlabels`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
     from simpeval.allpairs import AllPairs
     from simpeval.cache import ScoreCache
     from simpeval.registry import Registry
+    from simpeval.report.wordlabels import LabelledWords
     from simpeval.runner import EvaluationResult
 
 # What describes the outputs rather than judging them: quality-estimation features and word operations.
@@ -63,6 +66,7 @@ class SystemsReport:
     test: str | None = None  # "bs" or "ar" when the systems were tested against the first
     n_resamples: int | None = None
     all_pairs: AllPairs | None = None  # --all-pairs: every pair of systems and their ranking
+    labelled_words: list[LabelledWords] = field(default_factory=list)  # metrics' own word labels of the samples
 
     @property
     def score_names(self) -> list[str]:
@@ -105,6 +109,7 @@ def build_report(
     seed: int = 0,
     cache: ScoreCache | None = None,
     all_pairs: bool = False,
+    word_labels: bool = True,
 ) -> SystemsReport:
     """Score ``systems`` (name, outputs) on ``sources`` and pick the samples (see the module docstring).
 
@@ -114,6 +119,7 @@ def build_report(
     :param sample_metric: the sub-score that orders the best and worst samples (default: the
         primary score of the first metric).
     :param all_pairs: also compare every pair of systems and rank them (:mod:`simpeval.allpairs`).
+    :param word_labels: have the metrics that label words label the samples' outputs (the HTML page shows them).
     """
     from simpeval.run import Run
     from simpeval.runner import compare_systems, resolve_metrics
@@ -124,18 +130,23 @@ def build_report(
                                  seed=seed, sentence_level=True, run=run)
         described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
                                     sentence_level=True, run=run)
-    report_systems = [
-        SystemScores(name, list(outputs), result.result, features.result, _marks(result.tests,
-                                                                                 result.result.higher_is_better))
-        for (name, outputs), result, features in zip(systems, scored.systems, described.systems)
-    ]
-    names = scored.score_names
-    sample_metric = sample_metric or requests[0].metric.name
-    if sample_metric not in names:
-        raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: choose one of {", ".join(names)}')
-    samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
+        report_systems = [
+            SystemScores(name, list(outputs), result.result, features.result,
+                         _marks(result.tests, result.result.higher_is_better))
+            for (name, outputs), result, features in zip(systems, scored.systems, described.systems)
+        ]
+        names = scored.score_names
+        sample_metric = sample_metric or requests[0].metric.name
+        if sample_metric not in names:
+            raise UsageError(f'--sample-metric "{sample_metric}" is not among the scores: '
+                             f'choose one of {", ".join(names)}')
+        samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
+        from simpeval.report.wordlabels import label_samples
+
+        labelled = label_samples([r.metric for r in requests] if word_labels else [], sources, report_systems,
+                                 sorted({s.index for s in samples}))  # while the run still holds the models
     report = SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
-                           test, scored.n_resamples)
+                           test, scored.n_resamples, labelled_words=labelled)
     if all_pairs:
         from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
 

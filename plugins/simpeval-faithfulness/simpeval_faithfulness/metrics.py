@@ -1,4 +1,4 @@
-"""The metric classes: ``summac-zs``, ``summac-conv`` and ``esa``.
+"""The metric classes: ``summac-zs``, ``summac-conv``, ``esa`` and ``meaningbert``.
 
 Each is reference-free and accepts sentences or whole documents. The SummaC
 metrics score two orientations in one NLI pass (Cripwell et al. 2024, 3.3):
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval import Metric, Option, UsageError, models
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from simpeval_faithfulness.matrices import EntailmentMatrix
 
 Scores = dict[str, list[float]]
+CARDS = Path(__file__).parent / "cards"
 
 DEFAULT_NLI_MODEL = "tals/albert-xlarge-vitaminc-mnli"
 """The NLI model of Cripwell et al. (2024) and of SummaC-Conv's released weights."""
@@ -195,3 +197,72 @@ class EntityMatch(Metric):
             "esa-r": [s.recall for s in scores],
             "esa-f1": f1,
         }
+
+
+class MeaningBert(Metric):
+    """MeaningBERT (Beauchemin et al. 2023): meaning preservation of the output, about 0-100, with the authors' weights.
+
+    ``model`` is the authors' directory (``config.json``, ``model.safetensors`` or ``pytorch_model.bin``,
+    tokenizer files), or a hub id in the local Hugging Face cache (default ``davebulaval/MeaningBERT``);
+    scores equal the authors' documented procedure (``benchmarks/meaningbert_parity.py``).
+    """
+
+    name = "meaningbert"
+    description = "MeaningBERT (Beauchemin et al. 2023): meaning preservation, the authors' published checkpoint"
+    requires_references = False
+    neural = True
+    version = __version__
+    trained_on = ("simpda-2022", "simplicity-da")  # two of the four rated sets behind the authors' CSMD
+    model_card = str(CARDS / "meaningbert.md")
+    options = {
+        "model": Option(str, default="davebulaval/MeaningBERT", path=True,
+                        help="the authors' checkpoint: a directory (config.json, weights, tokenizer) or a hub id"),
+        "clip": Option(bool, default=False,
+                       help="clip to [0, 100] as the authors' later MeaningBERTScorer (the model card does not)"),
+        "batch_size": Option(int, default=32, help="pairs per forward pass", in_signature=False),
+    }
+
+    def __init__(self, **settings: object) -> None:
+        super().__init__(**settings)
+        if self.batch_size < 1:
+            raise UsageError(f"batch_size={self.batch_size} for meaningbert: pass batch_size=N with N >= 1")
+
+    def missing_message(self) -> str:
+        """One line: the weights are missing, and where to put them."""
+        from simpeval_faithfulness.meaningbert import HUB_ID, WEIGHT_FILES
+
+        repo = f"models--{HUB_ID.replace('/', '--')}"
+        return (f"the authors' MeaningBERT weights are not installed: put their model directory (config.json, "
+                f"{' or '.join(WEIGHT_FILES)}, tokenizer files, from https://huggingface.co/{HUB_ID}) anywhere and "
+                f"pass -m meaningbert:model=DIR, or into the Hugging Face cache as "
+                f"{models.hub_cache_dir() / repo}/snapshots/REVISION/")
+
+    @classmethod
+    def missing_weights(cls) -> list[str]:
+        """The default checkpoint when the hub cache lacks it (cheap: no torch)."""
+        from simpeval_faithfulness.meaningbert import locate
+
+        default = cls.options["model"].default
+        try:
+            locate(default, "meaningbert:model", "missing")
+        except UsageError:
+            return [default]
+        return []
+
+    def fingerprint(self, option_name: str, value: object) -> str:
+        """``label@hash`` of every file of the checkpoint directory (weights, config, tokenizer)."""
+        from simpeval_faithfulness.meaningbert import locate
+
+        locate(str(value), "meaningbert:model", self.missing_message())  # missing weights: the one-line remedy
+        return models.fingerprint(str(value), option="meaningbert:model")
+
+    def _score_items(
+        self, sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None = None
+    ) -> Scores:
+        from simpeval_faithfulness.meaningbert import scores
+
+        values = scores(self.run, str(self.model), list(zip(sources, outputs)), batch_size=self.batch_size,
+                        option="meaningbert:model", missing=self.missing_message())
+        if self.clip:
+            values = [min(100.0, max(0.0, v)) for v in values]
+        return {self.name: values}

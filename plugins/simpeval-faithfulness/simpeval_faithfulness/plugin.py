@@ -1,4 +1,4 @@
-"""simpeval entry point of the faithfulness plugin: registers ``summac-zs``, ``summac-conv`` and ``esa``.
+"""simpeval entry point of the faithfulness plugin: registers ``summac-zs``, ``summac-conv``, ``esa`` and ``meaningbert``.
 
 Imports nothing heavy: torch, transformers and spaCy load when a metric first scores.
 """
@@ -6,9 +6,9 @@ Imports nothing heavy: torch, transformers and spaCy load when a metric first sc
 from __future__ import annotations
 
 import simpeval
-from simpeval_faithfulness.metrics import EntityMatch, SummaCConv, SummaCZS
+from simpeval_faithfulness.metrics import EntityMatch, MeaningBert, SummaCConv, SummaCZS
 
 
 @simpeval.hookimpl
 def simpeval_register_metrics() -> list[type[simpeval.Metric]]:
-    return [SummaCZS, SummaCConv, EntityMatch]
+    return [SummaCZS, SummaCConv, EntityMatch, MeaningBert]

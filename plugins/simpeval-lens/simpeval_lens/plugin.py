@@ -220,7 +220,8 @@ class LensSalsa(_Published):
     """LENS-SALSA (Heineman et al. 2023), reference-free, with the authors' published checkpoint (score x 100).
 
     Reads the output and its source as one sequence; equal to ``lens.LENS_SALSA(path).score(complex,
-    simple)`` (``benchmarks/lens_authors_parity.py``). :meth:`word_tags` gives its word-level edit tags.
+    simple)`` (``benchmarks/lens_authors_parity.py``). :meth:`word_tags` gives its word-level edit tags,
+    :meth:`label_words` the tagged spans ``simpeval report`` colours.
     """
 
     name = "lens-salsa"
@@ -244,6 +245,21 @@ class LensSalsa(_Published):
         from simpeval_lens.published import salsa_scores
 
         return salsa_scores(self.model(), sources, outputs, self.batch_size)[1]
+
+    def word_labels(self) -> dict[str, str]:
+        """The checkpoint's edit tags (its ``span_tokens``), for the report's word colouring; none without tagging."""
+        from simpeval_lens.published import TAG_THRESHOLD
+
+        hparams = self.layout().hparams
+        tags = [str(t) for t in hparams.get("span_tokens") or []] if hparams.get("word_level_training") else []
+        return {tag: f"LENS-SALSA's <{tag}> tag (probability above {TAG_THRESHOLD})" for tag in tags}
+
+    def label_words(self, sources: Sequence[str], outputs: Sequence[str]) -> list[list[tuple[str | None, str]]]:
+        """Each output cut into spans by its tokens' tags, as the package's ``recover_output`` tags them."""
+        from simpeval_lens.published import tag_spans
+
+        model = self.model()
+        return [tag_spans(model, output, tokens) for output, tokens in zip(outputs, self.word_tags(sources, outputs))]
 
 
 def deprecated(old: str, new: str) -> None:

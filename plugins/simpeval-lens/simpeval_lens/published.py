@@ -399,3 +399,57 @@ def salsa_scores(model: PublishedSalsa, sources: Sequence[str], outputs: Sequenc
     and per output its tokens with each tag's probability (output tokens, ``</s></s>``, source tokens)."""
     scores, words = model.predict([o.lower() for o in outputs], [s.lower() for s in sources], batch_size)
     return [100.0 * s for s in scores], words
+
+
+TAG_THRESHOLD = 0.5
+"""A token carries a tag when its probability exceeds this (``lens.LENS_SALSA.recover_output``'s default)."""
+
+
+def tag_spans(model: PublishedSalsa, output: str,
+              tokens: Sequence[tuple[str, dict[str, float]]]) -> list[tuple[str | None, str]]:
+    """``output`` cut into ``(tag or None, text)`` spans from its tokens' tag probabilities.
+
+    As ``recover_output``: each output token (before the first ``</s>``) takes the last tag whose
+    probability exceeds :data:`TAG_THRESHOLD`, and runs of one tag form a span; a span's leading space
+    stays outside it, as the package writes ``" <tag>word"``. The tokens are decoded by the tokenizer
+    (byte-level, so any text comes back whole) and the spans laid over ``output`` itself (the model read
+    it lower-cased); whatever truncation cut off is unlabelled. An output whose lower-casing changes
+    its length comes back unlabelled.
+    """
+    states: list[tuple[str | None, list[str]]] = []
+    for token, probabilities in tokens:
+        if token == model.tokenizer.sep_token:
+            break
+        state = None
+        for tag in model.span_tokens:
+            if probabilities[tag] > TAG_THRESHOLD:
+                state = tag
+        if states and states[-1][0] == state:
+            states[-1][1].append(token)
+        else:
+            states.append((state, [token]))
+    spans: list[tuple[str | None, str]] = []
+    for state, run in states:
+        text = model.tokenizer.convert_tokens_to_string(run)
+        space = text[: len(text) - len(text.lstrip())]
+        if state is not None and space:
+            spans.append((None, space))
+            text = text[len(space):]
+        spans.append((state, text))
+    joined = "".join(text for _, text in spans)
+    lowered = output.lower()
+    if len(lowered) != len(output) or not lowered.startswith(joined):
+        return [(None, output)]
+    laid, start = [], 0
+    for state, text in spans:
+        laid.append((state, output[start : start + len(text)]))
+        start += len(text)
+    if start < len(output):
+        laid.append((None, output[start:]))
+    merged: list[tuple[str | None, str]] = []
+    for state, text in laid:
+        if merged and merged[-1][0] == state:
+            merged[-1] = (state, merged[-1][1] + text)
+        elif text:
+            merged.append((state, text))
+    return merged

@@ -156,3 +156,39 @@ def test_lens_salsa_without_weights_says_where_to_put_them(tmp_path, monkeypatch
         LensSalsa().signature()
     assert str(tmp_path / "models--davidheineman--lens-salsa") in str(caught.value) and "\n" not in str(caught.value)
     assert LensSalsa.missing_weights() == ["davidheineman/lens-salsa"]
+
+
+# lens.LENS_SALSA(path).recover_output(...)["mt_tagged"] on the outputs (threshold 0.5): only these words are tagged
+SALSA_TAGGED = [
+    [(None, "The city then built a "), ("paraphrase", "big"), (None, " bridge over "), ("paraphrase", "the"),
+     (None, " river.")],
+    [(None, "The old man ran quickly to "), ("paraphrase", "the"), (None, " house.")],
+    [(None, "The cat sat. The "), ("paraphrase", "dog"), (None, " ran.")],
+    [(None, "city the was")],
+]
+
+
+def test_lens_salsa_labels_the_words_the_package_tags():
+    from simpeval_lens.plugin import LensSalsa
+
+    metric = LensSalsa(checkpoint=str(DATA / "lens-salsa"), encoder=str(DATA / "encoder"))
+    assert list(metric.word_labels()) == ["deletion", "paraphrase", "split"]
+    assert metric.label_words(SOURCES, OUTPUTS) == SALSA_TAGGED  # laid over the outputs as written, not lower-cased
+
+
+def test_the_report_colours_lens_salsa_tags_with_a_legend(tmp_path):
+    paths = {}
+    for name, lines in (("orig", SOURCES), ("sys", OUTPUTS)):
+        paths[name] = tmp_path / f"{name}.txt"
+        paths[name].write_text("\n".join(lines) + "\n")
+    spec = f"lens-salsa:checkpoint={DATA / 'lens-salsa'},encoder={DATA / 'encoder'}"
+    result = CliRunner().invoke(cli, ["report", "--orig", str(paths["orig"]), "--sys", str(paths["sys"]), "-m", spec,
+                                      "--samples", "4", "-o", str(tmp_path / "r.html"), "--no-cache"])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "r.html").read_text()
+    assert "coloured by the labels of <code>lens-salsa</code>" in page
+    legend = "LENS-SALSA&#x27;s &lt;deletion&gt; tag (probability above 0.5)"
+    assert f'<span class="wl0" title="{legend}">deletion</span>' in page
+    assert ('The city then built a <span class="wl1" title="paraphrase">big</span> bridge over '
+            '<span class="wl1" title="paraphrase">the</span> river.') in page
+    assert 'The cat sat. The <span class="wl1" title="paraphrase">dog</span> ran.' in page
