@@ -149,11 +149,11 @@ def release_freed_heap() -> None:
 @functools.cache
 def _malloc_trim():
     """glibc's ``malloc_trim``, looked up once; None where the C library has none (macOS, musl, Windows)."""
+    if os.name != "posix":
+        return None
     import ctypes
-    import ctypes.util
 
-    name = ctypes.util.find_library("c") if os.name == "posix" else None
-    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    return getattr(ctypes.CDLL(None), "malloc_trim", None)  # the process's own symbols, the C library's among them
 
 
 def load_pretrained(
