@@ -71,3 +71,65 @@ def test_single_feature_candidates_use_one_column_only():
     model = fit(x, y)
     assert model.weights[:2].tolist() == [0.0, 0.0] and model.weights[2] < 0
     assert predict(model, x) == pytest.approx(y, abs=1e-2)
+
+
+def test_choose_by_others_picks_each_fold_on_the_other_datasets_only():
+    rng = np.random.default_rng(4)
+    labels = {n: rng.normal(size=30) for n in ("a", "b", "c")}
+    noisy = {n: y + rng.normal(size=30) * 0.5 for n, y in labels.items()}
+    # "exact" is perfect on a and b and exactly wrong on c; "noisy" is decent everywhere
+    scores = {"exact": {"a": labels["a"], "b": labels["b"], "c": -labels["c"]}, "noisy": noisy}
+    base = {n: {"fkgl": -y} for n, y in labels.items()}
+    kept, folds, table = loo.choose_by_others(scores, labels, base)
+    r_noisy = {n: float(np.corrcoef(noisy[n], labels[n])[0, 1]) for n in labels}
+    assert table["exact"] == pytest.approx({"a": 1.0, "b": 1.0, "c": -1.0})
+    assert table["noisy"] == pytest.approx(r_noisy)
+    assert kept == "noisy"  # mean over all: 1/3 against about 0.9
+    assert [f.chosen for f in folds] == ["noisy", "noisy", "exact"]  # c's choice sees only a and b
+    assert folds[2].r == pytest.approx(-1.0) and folds[0].r == pytest.approx(r_noisy["a"])
+    assert folds[2].baselines == {"fkgl": pytest.approx(-1.0)} and folds[2].n == 30
+    with pytest.raises(ValueError, match="two datasets"):
+        loo.choose_by_others(scores, {"a": labels["a"]})
+
+
+def test_choose_by_others_ranks_a_candidate_undefined_somewhere_last():
+    y = {"a": np.arange(5.0), "b": np.arange(5.0)[::-1].copy()}
+    scores = {"constant": {"a": np.ones(5), "b": np.ones(5)}, "weak": {"a": np.array([0, 2, 1, 3, 4.0]), "b": -y["a"]}}
+    kept, folds, _ = loo.choose_by_others(scores, y)
+    assert kept == "weak" and {f.chosen for f in folds} == {"weak"}
+
+
+def test_loo_table_shows_each_fold_beside_its_best_baseline():
+    from simpeval.learning.report import folds_record, loo_table, replace_section
+
+    folds = [loo.Fold("simplicity-da", 600, 0.25, {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}, "epoch 3"),
+             loo.Fold("structural-simplicity", 1750, 0.39, {"sari": float("nan"), "fkgl": -0.3, "compression": -0.72})]
+    lines = loo_table([("siera", folds)])
+    assert lines[2] == ("| siera | simplicity-da | 600 | epoch 3 | +0.250 | -0.100 | +0.050 | +0.240 | sari 0.240 | yes |")
+    assert lines[3] == ("| siera | structural-simplicity | 1750 | - | +0.390 | -0.300 | -0.720 | n/a | compression 0.720 | "
+                        "no (-0.330) |")
+    assert lines[1].count("---") == lines[0].count("|") - 1
+    wrong_sign = loo.Fold("simpeval-past", 2200, -0.5, {"fkgl": 0.2})  # a learned metric's sign is fixed
+    assert loo_table([("x", [wrong_sign])])[2].endswith("| fkgl 0.200 | no (-0.700) |")
+    assert lines[-1] == "- `siera`: mean left-out r +0.320 over 2 datasets."
+    assert folds_record(folds)[0] == {"left_out": "simplicity-da", "n": 600, "r": 0.25, "chosen": "epoch 3",
+                                      "baselines": {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}}
+    card = "# Card\n\n## A\nold\n\n## B\nkeep\n"
+    assert replace_section(card, "A", "new") == "# Card\n\n## A\nnew\n\n## B\nkeep\n"
+    assert replace_section(card, "C", "added") == card + "\n## C\nadded\n"
+
+
+def test_the_judge_never_selects_on_simpeval_2022(data_dir):
+    from simpeval.learning import DEFAULT_DATASETS
+    from simpeval.learning.judge import load_judge
+    from simpeval.learning.rated import TEST_ONLY
+
+    assert not set(DEFAULT_DATASETS) & set(TEST_ONLY)
+    with pytest.raises(simpeval.UsageError, match="test data only"):
+        load_judge(data_dir, ["simplicity-da", "simpeval-2022"])
+    judge = load_judge(data_dir, ["simplicity-da", "structural-simplicity"])
+    assert judge.names == ["simplicity-da", "structural-simplicity"] and len(judge.labels["simplicity-da"]) == 600
+    labels, compression = judge.labels["structural-simplicity"], judge.baselines["structural-simplicity"]["compression"]
+    assert loo.pearson(compression, labels) == pytest.approx(-0.721, abs=5e-4)  # the tables' baseline
+    with pytest.raises(simpeval.UsageError, match="at least two datasets"):
+        load_judge(data_dir, ["simpeval-past"])

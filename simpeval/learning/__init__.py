@@ -1,7 +1,15 @@
 """Training learned metrics so that they are judged on data they never saw.
 
 - :mod:`.rated`: every human-rated dataset with a label for an aspect, ratings normalised per dataset;
-- :mod:`.loo`: leave-one-dataset-out folds, model selection by left-out correlation, baselines.
+- :mod:`.loo`: leave-one-dataset-out folds, model selection by left-out correlation;
+- :mod:`.baselines`: FKGL, compression ratio and SARI on the same items;
+- :mod:`.judge`: the rated data that trainers without rated training data (SIERA, SLE) choose on;
+- :mod:`.report`: the table, the checkpoint record and the model-card section, one way for all.
+
+This module imports nothing heavy (command lines read :data:`DEFAULT_DATASETS` at start-up).
 """
 
-__all__ = ["baselines", "loo", "rated"]
+__all__ = ["DEFAULT_DATASETS", "baselines", "judge", "loo", "rated", "report"]
+
+DEFAULT_DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")
+"""Every rated dataset with a simplicity label that trainers may train or select on (SimpEval_2022 is test data)."""

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Fold", "Ridge", "expand", "fit_ridge", "leave_one_out", "mean_r", "pearson", "ridge_candidates",
-           "select", "single_feature_candidates"]
+__all__ = ["Fold", "Ridge", "choose_by_others", "expand", "fit_ridge", "leave_one_out", "mean_r", "pearson",
+           "ridge_candidates", "select", "single_feature_candidates"]
 
 Fit = Callable[[np.ndarray, np.ndarray], object]
 Predict = Callable[[object, np.ndarray], np.ndarray]
@@ -42,11 +42,12 @@ class Fold:
     n: int
     r: float
     baselines: dict[str, float]
+    chosen: str = ""  # the candidate this fold's r belongs to, where each fold chooses its own
 
     @property
     def best_baseline(self) -> tuple[str, float]:
-        """The baseline with the largest absolute correlation on this dataset."""
-        name = max(self.baselines, key=lambda k: abs(self.baselines[k]))
+        """The baseline with the largest absolute correlation on this dataset (an undefined one never)."""
+        name = max(self.baselines, key=lambda k: abs(self.baselines[k]) if np.isfinite(self.baselines[k]) else -1.0)
         return name, self.baselines[name]
 
     @property
@@ -84,6 +85,39 @@ def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, name
               for key, (fit, predict) in candidates.items()}
     # a candidate undefined on some fold (a feature constant in the training data: NaN) never wins
     return max(tables, key=lambda key: np.nan_to_num(mean_r(tables[key]), nan=-np.inf)), tables
+
+
+def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, np.ndarray],
+                     baselines: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+                     ) -> tuple[str, list[Fold], dict[str, dict[str, float]]]:
+    """Leave-one-dataset-out for candidates trained without any rated data (SIERA, SLE).
+
+    Such candidates (epochs, seeds, settings of one trainer) saw no rating, so "training on the
+    other datasets" is the choice itself: for each dataset, the candidate with the best mean r on
+    the *other* datasets is chosen and its r on the left-out one is reported. The candidate kept
+    for shipping is the one with the best mean r over all of them.
+
+    :param scores: candidate -> dataset -> per-item score (aligned with ``labels[dataset]``).
+    :param labels: dataset -> z-scored labels; :param baselines: dataset -> {name: per-item score}.
+    :returns: ``(kept candidate, one fold per dataset, candidate -> dataset -> r)``.
+    """
+    names = list(labels)
+    if len(names) < 2:
+        raise ValueError("leave-one-dataset-out needs at least two datasets")
+    if not scores:
+        raise ValueError("no candidate to choose from")
+    table = {c: {n: pearson(per[n], labels[n]) for n in names} for c, per in scores.items()}
+
+    def best(among: Sequence[str]) -> str:  # NaN-safe: a candidate undefined somewhere ranks last
+        means = {c: float(np.mean([table[c][n] for n in among])) for c in table}
+        return max(table, key=lambda c: means[c] if np.isfinite(means[c]) else -np.inf)
+
+    folds = []
+    for name in names:
+        chosen = best([n for n in names if n != name])
+        base = {k: pearson(v, labels[name]) for k, v in (baselines or {}).get(name, {}).items()}
+        folds.append(Fold(name, len(labels[name]), table[chosen][name], base, chosen))
+    return best(names), folds, table
 
 
 @dataclass(frozen=True)

@@ -63,11 +63,11 @@ def zscore(values: np.ndarray) -> np.ndarray:
     return (values - values.mean()) / spread if spread > 0 else np.zeros_like(values)
 
 
-def check_trainable(names: Sequence[str]) -> None:
-    """:class:`UsageError` when a test-only dataset is asked for as training data."""
+def check_trainable(names: Sequence[str], option: str = "--datasets") -> None:
+    """:class:`UsageError` when a test-only dataset is asked for as training or selection data."""
     for name in names:
         if name in TEST_ONLY:
-            raise UsageError(f'"{name}" is test data only (never trained or selected on): leave it out of --datasets')
+            raise UsageError(f'"{name}" is test data only (never trained or selected on): leave it out of {option}')
 
 
 def load_rated(data_dir: Path, names: Sequence[str]) -> list[RatedSet]:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import click
 
+from simpeval.learning import DEFAULT_DATASETS as RATED
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import TrainSettings
 
 DEFAULTS = TrainSettings()
-DEFAULT_DATASETS = "simplicity-da,structural-simplicity,simpeval-past"
+DEFAULT_DATASETS = ",".join(RATED)
 
 
 def _seeds(ctx, param, value: str) -> list[int]:
@@ -64,6 +65,7 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.baselines import baseline_scores
     from simpeval.learning.rated import check_trainable, load_rated
+    from simpeval.learning.report import loo_table, write_card_section
     from simpeval_lens.encoder import hidden_size, layer_count
     from simpeval_lens.loo import leave_one_dataset_out, rated_examples
     from simpeval_lens.model import LensConfig
@@ -85,11 +87,13 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
     result = leave_one_dataset_out(config, examples, settings, seeds, baselines, log=click.echo)
     result.model.config.training = training_record(result, settings, examples)
     result.model.save(output)
-    for fold in result.folds:
-        name, value = fold.best_baseline
-        click.echo(f"left out {fold.left_out}: r {fold.r:+.3f}; best baseline {name} {value:+.3f}")
-    click.echo(f"seed {result.seed}, {result.epochs} epochs kept (mean left-out r "
-               f"{sum(f.r for f in result.folds) / len(result.folds):+.3f}); checkpoint in {output}")
+    label = "lens-mini" if variant == "lens" else f"lens-cla-mini ({variant})"
+    table = loo_table([(label, result.folds)])
+    write_card_section(Path(output) / "MODEL_CARD.md", "Leave-one-dataset-out",
+                       "\n".join([f"Seed {result.seed} and {result.epochs} epochs chosen by the mean left-out Pearson r; "
+                                  "each row: a head trained on the other datasets, r on the one left out.", "", *table]))
+    click.echo("\n".join(table))
+    click.echo(f"seed {result.seed}, {result.epochs} epochs kept; checkpoint and MODEL_CARD.md in {output}")
 
 
 @click.command("lens", short_help="Train lens-mini (a LENS head on a frozen encoder), leave-one-dataset-out.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from simpeval.learning.rated import LABELS
+from simpeval.learning.report import folds_record
 from simpeval_lens.data import Example
 from simpeval_lens.settings import TrainSettings
 
@@ -18,8 +19,7 @@ def training_record(result, settings: TrainSettings, examples: dict[str, Sequenc
         "settings": {"learning_rate": settings.learning_rate, "batch_size": settings.batch_size,
                      "max_epochs": settings.max_epochs},
         "selected": {"seed": result.seed, "epochs": result.epochs},
-        "leave_one_dataset_out": [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4),
-                                   "baselines": {k: round(v, 4) for k, v in f.baselines.items()}} for f in result.folds],
+        "leave_one_dataset_out": folds_record(result.folds),
         "curves": {str(seed): {n: [round(r, 4) for r in c] for n, c in curves.items()}
                    for seed, curves in result.curves.items()},
         "seconds": round(result.seconds, 1),

@@ -65,8 +65,11 @@ def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, 
     ])
     assert result.exit_code == 0, result.output
     assert "simplicity-da: 600 outputs, structural-simplicity: 1750 outputs" in result.output
-    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.72" in result.output
     training = json.loads((output / "lens_config.json").read_text())["training"]
+    fold = training["leave_one_dataset_out"][1]
+    row = f"| structural-simplicity | 1750 | - | {fold['r']:+.3f} |"
+    assert row in result.output and "| compression 0.72" in result.output  # the table, beside the best baseline
+    assert row in (output / "MODEL_CARD.md").read_text()
     assert json.loads((output / "lens_config.json").read_text())["variant"] == variant
     assert [f["left_out"] for f in training["leave_one_dataset_out"]] == ["simplicity-da", "structural-simplicity"]
     curves = training["curves"]

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.learning import DEFAULT_DATASETS as RATED
 from simpeval_siera.augmentation import DEFAULT_CAP
 from simpeval_siera.data import NAMED_SETS
 from simpeval_siera.pipeline import VARIANTS
@@ -39,20 +40,36 @@ from simpeval_siera.pipeline import VARIANTS
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
               help="The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too slowly with it.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--rated-datasets", "rated", default=",".join(RATED), show_default=True,
+              help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 "
+                   "is test data and refused); 'none': choose by the validation loss.")
 def train_siera_command(datasets, orig, simps, data_dir, output, variant, encoder, refs_per_source, m, cap,
-                        max_epochs, patience, batch_size, learning_rate, seed) -> None:
-    """Train SIERA (Yamanaka and Tokunaga 2024) on (original, simplified) pairs."""
+                        max_epochs, patience, batch_size, learning_rate, seed, rated) -> None:
+    """Train SIERA (Yamanaka and Tokunaga 2024) on (original, simplified) pairs; choose the epoch on rated data."""
     from simpeval_siera.data import load_training_pairs, subsample
-    from simpeval_siera.pipeline import DataSettings, train_siera
+    from simpeval_siera.pipeline import DataSettings, check_enough_sources, check_writable, normalized_pairs, train_siera
     from simpeval_siera.training import TrainSettings
 
+    from simpeval.learning.rated import check_trainable
+
+    names = [] if rated.strip().lower() == "none" else [n.strip() for n in rated.split(",") if n.strip()]
+    check_trainable(names, "--rated-datasets")
     pairs = subsample(load_training_pairs(datasets, orig, simps, data_dir), refs_per_source, seed)
+    data = DataSettings(variant=variant, m=m, cap=cap, seed=seed)
+    check_enough_sources(normalized_pairs(pairs), data.valid_fraction)  # the cheap refusals before the rated data
+    check_writable(output)
+    judge = None
+    if names:
+        from simpeval.datadir import resolve_data_dir
+        from simpeval.learning.judge import load_judge
+
+        judge = load_judge(resolve_data_dir(data_dir), names)
     report = train_siera(
         pairs, output, encoder,
-        DataSettings(variant=variant, m=m, cap=cap, seed=seed),
+        data,
         TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                       patience=patience, seed=seed),
-        log=click.echo,
+        log=click.echo, judge=judge,
     )
-    click.echo(f"best epoch {report.best_epoch} (validation loss {report.best_valid_loss:.4f}), "
-               f"{report.seconds:.0f} s; checkpoint in {output}")
+    click.echo(f"kept epoch {report.selected_epoch}; lowest validation loss: epoch {report.best_epoch} "
+               f"({report.best_valid_loss:.4f}); {report.seconds:.0f} s; checkpoint in {output}")

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from simpeval import UsageError, models
+from simpeval.learning.judge import Judge
+from simpeval.learning.report import folds_record, loo_table, write_card_section
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
 from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
@@ -107,8 +109,13 @@ def train_siera(
     data: DataSettings,
     settings: TrainSettings,
     log: Callable[[str], None] = print,
+    judge: Judge | None = None,
 ) -> TrainReport:
-    """Normalise, augment, split by source, cache the frozen states, train, save to ``output_dir``."""
+    """Normalise, augment, split by source, cache the frozen states, train, choose an epoch, save to ``output_dir``.
+
+    :param judge: rated datasets choosing the epoch, leave-one-dataset-out (:mod:`.loo`; never trained on);
+        None: the epoch of lowest validation loss.
+    """
     pairs = normalized_pairs(pairs)
     check_enough_sources(pairs, data.valid_fraction)
     check_writable(Path(output_dir))
@@ -128,7 +135,25 @@ def train_siera(
     cache = FeatureCache(model, tokenizer)
     log(f"caching frozen states of {cache.add((e.first, e.second) for e in examples)} inputs")
     report = train_model(model, cache, train, valid, settings, log)
-    model.config.training = training_record(stats, data, settings, len(train), len(valid), report)
+    selection = {"selection": "the epoch with the lowest validation loss", "selected_epoch": report.best_epoch}
+    if judge is not None:
+        from simpeval_siera.loo import READ, cache_pairs, choose_epoch, rated_pairs
+
+        log(f"caching frozen states of {cache_pairs(cache, rated_pairs(judge))} rated inputs")
+        epoch, folds, table = choose_epoch(model, cache, report.snapshots, judge)
+        report.selected_epoch = epoch
+        selection = {
+            "selection": f"the epoch whose {READ} has the best mean Pearson r with {judge.aspect} over the rated "
+                         "datasets; each left-out row: the epoch chosen on the other datasets",
+            "selected_epoch": epoch, "rated_datasets": judge.names, "leave_one_dataset_out": folds_record(folds),
+            "candidates": {c: {n: round(r, 4) for n, r in per.items()} for c, per in table.items()},
+        }
+        table_lines = loo_table([(READ, folds)])
+        log("\n".join(table_lines))
+        write_card_section(Path(output_dir) / "MODEL_CARD.md", "Leave-one-dataset-out",
+                           "\n".join([f"Epoch {epoch} kept: {selection['selection']}; each row: its r on the "
+                                      "dataset left out, beside the baselines on the same items.", "", *table_lines]))
+    model.config.training = {**training_record(stats, data, settings, len(train), len(valid), report), **selection}
     model.save(output_dir)
     return report
 

@@ -75,6 +75,8 @@ class TrainReport:
     best_valid_loss: float = float("inf")
     history: list[dict[str, float]] = field(default_factory=list)
     seconds: float = 0.0
+    snapshots: dict[int, dict] = field(default_factory=dict)  # epoch -> the trained weights after it
+    selected_epoch: int = 0  # the epoch saved: best_epoch, or the one chosen on rated data
 
 
 def shuffled_batches(
@@ -163,12 +165,13 @@ def train_model(
              "seconds": time.perf_counter() - started}
         )
         log(f"epoch {epoch}: train loss {running / len(train):.4f}, valid loss {valid_loss:.4f}")
+        report.snapshots[epoch] = model.trained_state()
         if valid_loss < report.best_valid_loss:
             report.best_epoch, report.best_valid_loss = epoch, valid_loss
-            best_state = model.trained_state()
         elif epoch - report.best_epoch >= settings.patience:
             break
-    model.load_trained_state(best_state)
+    model.load_trained_state(report.snapshots.get(report.best_epoch, best_state))  # best_state: before training
+    report.selected_epoch = report.best_epoch
     model.eval()
     report.seconds = time.perf_counter() - started
     return report

@@ -30,7 +30,7 @@ def test_relative_encoder_is_stored_absolute_with_its_hash_and_checked(tmp_path)
     (trained_in / "orig.txt").write_text("\n".join(c for c, _ in SENTENCES) + "\n")
     (trained_in / "simp.txt").write_text("\n".join(s for _, s in SENTENCES) + "\n")
     done = simpeval(trained_in, "train", "siera", "--orig", "orig.txt", "--simp", "simp.txt", "--encoder", "enc",
-                    "-o", "ckpt", "--max-epochs", "1", "--variant", "base")
+                    "-o", "ckpt", "--max-epochs", "1", "--variant", "base", "--rated-datasets", "none")
     assert done.returncode == 0, done.stderr
     config = json.loads((trained_in / "ckpt" / "siera_config.json").read_text())
     assert config["encoder"] == str(trained_in / "enc")

@@ -56,6 +56,7 @@ def test_train_command_writes_a_checkpoint_the_metric_uses(tiny_encoder, sentenc
     result = CliRunner().invoke(cli, [
         "train", "siera", "--orig", str(tmp_path / "orig.txt"), "--simp", str(tmp_path / "simp.txt"),
         "--encoder", tiny_encoder, "-o", str(output), "--max-epochs", "2", "--variant", "silver",
+        "--rated-datasets", "none",  # the choice on rated data: test_siera_loo.py
     ])
     assert result.exit_code == 0, result.output
     assert "augmentation:" in result.output and (output / "model.safetensors").is_file()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.learning import DEFAULT_DATASETS as RATED
 from simpeval_sle.encoder import DEFAULT_ENCODER
 from simpeval_sle.settings import TrainSettings
 
@@ -30,17 +31,28 @@ _DEFAULTS = TrainSettings()
 @click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
 @click.option("--seed", type=click.IntRange(min=0), default=_DEFAULTS.seed, show_default=True,
               help="Seeds the article split and the head's initialisation.")
+@click.option("--rated-datasets", "datasets", default=",".join(RATED), show_default=True,
+              help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 "
+                   "is test data and refused); 'none': choose by the validation MAE.")
 def train_sle_command(data_dir, output, encoder, max_epochs, patience, batch_size, learning_rate, hidden_size,
-                      seed) -> None:
-    """Train SLE (Cripwell et al. 2023) on OneStopEnglish's three reading levels."""
+                      seed, datasets) -> None:
+    """Train SLE (Cripwell et al. 2023) on OneStopEnglish's three reading levels; choose the epoch on rated data."""
     from simpeval.datadir import resolve_data_dir
     from simpeval_sle.pipeline import train_sle
 
     data_dir = resolve_data_dir(data_dir)
+    judge = None
+    if datasets.strip().lower() != "none":
+        from simpeval.learning.judge import load_judge
+        from simpeval.learning.rated import check_trainable
+
+        names = [n.strip() for n in datasets.split(",") if n.strip()]
+        check_trainable(names, "--rated-datasets")
+        judge = load_judge(data_dir, names)
     settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
                              patience=patience, hidden_size=hidden_size, seed=seed)
-    record = train_sle(data_dir, output, encoder, settings, log=click.echo)
+    record = train_sle(data_dir, output, encoder, settings, log=click.echo, judge=judge)
     mae = record["test_document_mae"]
     baseline = record["test_document_mae_fkgl_baseline"]
-    click.echo(f"best epoch {record['best_epoch']}; test document MAE {mae['all']:.3f} "
+    click.echo(f"kept epoch {record['selected_epoch']}; test document MAE {mae['all']:.3f} "
                f"(FKGL regression {baseline['all']:.3f}); {record['seconds']:.0f} s; checkpoint in {output}")

@@ -1,9 +1,11 @@
 """``simpeval train sle`` end to end: corpus in, checkpoint and model card out.
 
-Articles are split once (seeded); the head is trained on the training articles
-and selected on the validation articles; the kept head is scored once on the
-test articles, beside an FKGL-regression baseline fitted on the training
-articles. The split, the settings, every epoch and the test figures go into the
+Articles are split once (seeded); the head is trained on the training articles,
+stopping when the validation articles' document MAE stops improving. Which
+epoch's head is kept is chosen by leave-one-dataset-out over rated simplicity
+data when rated datasets are given (:mod:`.loo`), else by the validation MAE. The
+kept head is scored once on the test articles, beside an FKGL-regression
+baseline fitted on the training articles. The split, the settings, every epoch and the test figures go into the
 checkpoint's ``sle_config.json`` and ``MODEL_CARD.md``.
 """
 
@@ -16,6 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from simpeval.cache import write_atomic
+from simpeval.learning.judge import Judge
+from simpeval.learning.report import folds_from_record, folds_record, loo_table
 from simpeval_sle import __version__
 from simpeval_sle.corpus import LEVEL_NAMES, load_corpus, split_articles
 from simpeval_sle.model import predict_embeddings, save_checkpoint
@@ -26,8 +30,11 @@ MODEL_CARD = "MODEL_CARD.md"
 
 
 def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: TrainSettings,
-              log: Callable[[str], None] = print) -> dict:
-    """Train, select, test once and save; returns the ``training`` record stored in the checkpoint."""
+              log: Callable[[str], None] = print, judge: Judge | None = None) -> dict:
+    """Train, select, test once and save; returns the ``training`` record stored in the checkpoint.
+
+    :param judge: rated datasets to choose the epoch on, leave-one-dataset-out (None: the validation MAE).
+    """
     started = time.perf_counter()
     documents = load_corpus(data_dir)
     split = split_articles(sorted({d.article for d in documents}), settings.seed)
@@ -38,6 +45,19 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
         f"in {time.perf_counter() - started:.0f} s")
     config, head, report = train_head(features["train"], features["validation"], settings, log)
     config.encoder = encoder
+    selection = {"selection": "the epoch with the lowest validation document MAE", "selected_epoch": report.best_epoch}
+    if judge is not None:
+        from simpeval_sle.loo import READ, choose_epoch, rated_vectors
+
+        epoch, folds, table = choose_epoch(head, report.snapshots, rated_vectors(judge, encoder), judge)
+        selection = {
+            "selection": f"the epoch whose {READ} has the best mean Pearson r with {judge.aspect} over the rated "
+                         "datasets; each left-out row: the epoch chosen on the other datasets",
+            "selected_epoch": epoch, "rated_datasets": judge.names,
+            "leave_one_dataset_out": folds_record(folds),
+            "candidates": {c: {n: round(r, 4) for n, r in per.items()} for c, per in table.items()},
+        }
+        log("\n".join(loo_table([(READ, folds)])))
     n_levels = len(LEVEL_NAMES)
     test_levels = document_levels(lambda v: predict_embeddings(head, v), features["test"])
     baseline = fkgl_baseline(parts["train"], parts["test"])
@@ -50,6 +70,7 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
         "dropped_outliers": report.dropped_outliers,
         "best_epoch": report.best_epoch,
         "best_valid_document_mae": report.best_valid_mae,
+        **selection,
         "history": report.history,
         "test_document_mae": mae_by_level(test_levels, parts["test"], n_levels),
         "test_document_mae_fkgl_baseline": mae_by_level(baseline, parts["test"], n_levels),
@@ -69,6 +90,18 @@ def _load_average() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "unknown"
+
+
+def _loo_section(training: dict) -> str:
+    """The leave-one-dataset-out table of the epoch choice, when rated data chose it."""
+    if "leave_one_dataset_out" not in training:
+        return ""
+    from simpeval_sle.loo import READ
+
+    table = loo_table([(READ, folds_from_record(training["leave_one_dataset_out"]))])
+    return ("## Leave-one-dataset-out (rated data never trained on)\n"
+            f"Each row: the epoch chosen by the mean r of `{READ}` with simplicity on the other datasets, its r on "
+            "the dataset left out, beside the baselines on the same items.\n\n" + "\n".join(table) + "\n\n")
 
 
 def model_card(config) -> str:
@@ -98,10 +131,10 @@ al. 2024, eq. 1). Used by the metrics `sle`, `sle-delta` and `sledoc` of `simpev
   {t['train_sentences']} training sentences kept, {t['dropped_outliers']} outliers dropped.
 - Model: {config.encoder} (frozen; mean-pooled last layer, {config.input_size} dims) ->
   Linear({config.input_size}, {config.hidden_size}) -> GELU -> dropout {config.dropout} -> Linear({config.hidden_size}, 1);
-  mean squared error, Adam (lr {s['learning_rate']}, weight decay {s['weight_decay']}), batch {s['batch_size']},
-  at most {s['max_epochs']} epochs, patience {s['patience']}.
-- Selection: the epoch with the lowest validation document MAE (epoch {t['best_epoch']},
-  MAE {t['best_valid_document_mae']:.3f}).
+  mean squared error, Adam (lr {s['learning_rate']}, weight decay {s['weight_decay']}), batch {s['batch_size']}.
+- Stopping: at most {s['max_epochs']} epochs, {s['patience']} without a lower validation document MAE
+  (lowest: epoch {t['best_epoch']}, MAE {t['best_valid_document_mae']:.3f}).
+- Selection: {t.get('selection', 'the epoch with the lowest validation document MAE')}: epoch {t.get('selected_epoch', t['best_epoch'])}.
 - Cost: {t['seconds']} s in all (sentence embedding included) on {t['machine']}, {t['date']},
   load average {t['load_average']}.
 
@@ -114,7 +147,7 @@ The baseline is a least-squares line from the document's FKGL to its level, fitt
 {rows}
 | all | {t['test_document_mae']['all']:.3f} | {t['test_document_mae_fkgl_baseline']['all']:.3f} |
 
-## Differs from the paper
+{_loo_section(t)}## Differs from the paper
 SLE was trained on Newsela (five levels, 0-4, licensed) with a fine-tuned RoBERTa; this checkpoint
 is trained on OneStopEnglish's three levels with a frozen MiniLM and a small head, so its scale is 0-2
 and its scores are not comparable with published SLE values.

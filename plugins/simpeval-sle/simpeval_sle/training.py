@@ -37,6 +37,7 @@ class TrainReport:
     best_epoch: int = 0
     best_valid_mae: float = float("inf")
     history: list[dict[str, float]] = field(default_factory=list)
+    snapshots: dict[int, dict] = field(default_factory=dict)  # epoch -> the head's weights after it
     train_sentences: int = 0
     dropped_outliers: int = 0
     seconds: float = 0.0
@@ -94,11 +95,16 @@ def training_examples(features: Features) -> tuple[np.ndarray, np.ndarray, int]:
 
 def document_levels(predict: Callable[[np.ndarray], list[float]], features: Features) -> np.ndarray:
     """Each document's predicted level: the mean of its sentences' predictions (NaN without sentences)."""
-    flat = predict(np.concatenate(features.vectors)) if features.vectors else []
+    return mean_levels(predict, features.vectors)
+
+
+def mean_levels(predict: Callable[[np.ndarray], list[float]], vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """Per text (its sentences' embeddings as rows): the mean predicted level, NaN for a text without sentences."""
+    flat = predict(np.concatenate(vectors)) if vectors else []
     out, start = [], 0
-    for vectors in features.vectors:
-        out.append(float(np.mean(flat[start : start + len(vectors)])) if len(vectors) else np.nan)
-        start += len(vectors)
+    for rows in vectors:
+        out.append(float(np.mean(flat[start : start + len(rows)])) if len(rows) else np.nan)
+        start += len(rows)
     return np.asarray(out)
 
 
@@ -129,7 +135,7 @@ def train_head(train: Features, valid: Features, settings: TrainSettings, log: C
     generator = torch.Generator().manual_seed(settings.seed)
     inputs, targets = torch.from_numpy(x), torch.from_numpy(y)
     report = TrainReport(train_sentences=len(y), dropped_outliers=dropped)
-    best_state, stale = None, 0
+    stale = 0
     n_levels = len(config.levels)
     for epoch in range(1, settings.max_epochs + 1):
         head.train()
@@ -144,15 +150,15 @@ def train_head(train: Features, valid: Features, settings: TrainSettings, log: C
         valid_mae = mae_by_level(document_levels(lambda v: predict_embeddings(head, v), valid),
                                  valid.documents, n_levels)["all"]
         report.history.append({"epoch": epoch, "train_loss": total / len(y), "valid_document_mae": valid_mae})
+        report.snapshots[epoch] = {k: v.detach().clone() for k, v in head.state_dict().items()}
         log(f"epoch {epoch}: train loss {total / len(y):.4f}, validation document MAE {valid_mae:.4f}")
         if valid_mae < report.best_valid_mae:
             report.best_epoch, report.best_valid_mae, stale = epoch, valid_mae, 0
-            best_state = {k: v.detach().clone() for k, v in head.state_dict().items()}
         else:
             stale += 1
             if stale >= settings.patience:
                 break
-    head.load_state_dict(best_state)
+    head.load_state_dict(report.snapshots[report.best_epoch])
     report.seconds = time.perf_counter() - started
     return config, head.eval(), report
 

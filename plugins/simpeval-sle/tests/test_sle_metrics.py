@@ -25,7 +25,7 @@ def trained(tmp_path_factory, tiny_encoder):
     output = root / "ckpt"
     result = CliRunner().invoke(cli, ["train", "sle", "--data-dir", str(data), "-o", str(output),
                                       "--encoder", tiny_encoder, "--max-epochs", "3", "--patience", "3",
-                                      "--batch-size", "4", "--hidden-size", "8"],
+                                      "--batch-size", "4", "--hidden-size", "8", "--rated-datasets", "none"],
                                 env={"SIMPEVAL_CACHE_DIR": str(root / "cache")})
     assert result.exit_code == 0, result.output
     return output, result.output
@@ -45,7 +45,8 @@ def test_training_writes_a_selected_checkpoint_and_card(trained):
     assert (output / WEIGHTS_FILE).stat().st_size < 50_000
     card = (output / "MODEL_CARD.md").read_text()
     assert f"| all | {record['test_document_mae']['all']:.3f} |" in card
-    assert f"best epoch {record['best_epoch']}" in log
+    assert record["selected_epoch"] == record["best_epoch"] and "leave_one_dataset_out" not in record  # --rated-datasets none
+    assert f"kept epoch {record['best_epoch']}" in log
 
 
 def test_a_document_level_is_the_mean_of_its_sentence_levels(trained):

@@ -1,0 +1,60 @@
+"""Choosing SLE's head by leave-one-dataset-out on rated simplicity data it never trained on.
+
+SLE learns reading levels (OneStopEnglish), never a human rating of a simplification. What the
+trainer chooses, the epoch whose head is shipped, is chosen by how well ``sle-delta`` (the
+output's level minus its source's) correlates with the simplicity ratings of the rated datasets,
+leave-one-dataset-out (:mod:`simpeval.learning.judge`): the table reports, for each dataset, the
+head chosen on the others. Sentences are embedded once, cached on disk like the corpus's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import numpy as np
+
+from simpeval.learning.judge import Judge
+from simpeval_sle.segment import sentences_of
+from simpeval_sle.training import _cached_embeddings, mean_levels
+
+READ = "sle-delta"
+"""The score judged: SLE(output) - SLE(source), the metric the SLE paper evaluates simplifications with."""
+
+Texts = dict[str, tuple[list[np.ndarray], list[np.ndarray]]]
+
+
+def rated_vectors(judge: Judge, encoder: str, cache_dir: Path | None = None, batch_size: int = 64) -> Texts:
+    """Per dataset: the sentence embeddings of each source and of each output (one encoder pass for all)."""
+    texts = [(s.name, kind, text) for s in judge.sets for kind in ("source", "output")
+             for text in (s.sources if kind == "source" else s.outputs)]
+    split = [sentences_of(text) for _, _, text in texts]
+    vectors = _cached_embeddings(encoder, [s for sentences in split for s in sentences], cache_dir, batch_size)
+    bounds = np.cumsum([0, *(len(s) for s in split)])
+    result: Texts = {s.name: ([], []) for s in judge.sets}
+    for (name, kind, _), a, b in zip(texts, bounds[:-1], bounds[1:]):
+        result[name][0 if kind == "source" else 1].append(vectors[a:b])
+    return result
+
+
+def delta_scores(predict: Callable[[np.ndarray], list[float]], rated: Texts) -> dict[str, np.ndarray]:
+    """Per dataset, each item's ``sle-delta``: mean output sentence level minus mean source sentence level."""
+    return {name: mean_levels(predict, outputs) - mean_levels(predict, sources)
+            for name, (sources, outputs) in rated.items()}
+
+
+def choose_epoch(head, snapshots: Mapping[int, dict], rated: Texts, judge: Judge):
+    """``(kept epoch, folds, candidate -> dataset -> r)``: each epoch's head judged by :func:`delta_scores`.
+
+    ``head`` ends up holding the kept epoch's weights.
+    """
+    from simpeval_sle.model import predict_embeddings
+
+    scores = {}
+    for epoch, state in snapshots.items():
+        head.load_state_dict(state)
+        scores[f"epoch {epoch}"] = delta_scores(lambda v: predict_embeddings(head.eval(), v), rated)
+    kept, folds, table = judge.choose(scores)
+    epoch = int(kept.split()[1])
+    head.load_state_dict(snapshots[epoch])
+    return epoch, folds, table

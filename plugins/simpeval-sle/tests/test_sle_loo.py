@@ -1,0 +1,79 @@
+"""``simpeval train sle`` chooses its epoch leave-one-dataset-out on rated data it never trains on."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from sle_testdata import ARTICLES, write_corpus
+
+from simpeval.cli import cli
+from simpeval.learning.baselines import baseline_scores
+from simpeval.learning.judge import Judge
+from simpeval.learning.rated import RatedSet, zscore
+from simpeval_sle.model import CONFIG_FILE
+from simpeval_sle.plugin import SleDelta
+from simpeval_sle.settings import TrainSettings
+
+
+def synthetic_judge(seed: int = 0) -> Judge:
+    """Three made-up rated sets over the test articles: simpler versions rated higher, plus noise."""
+    rng = np.random.default_rng(seed)
+    sets = []
+    for name in ("set-a", "set-b", "set-c"):
+        rows = [(v[i], v[j], j - i) for v in ARTICLES.values() for i, j in ((0, 1), (0, 2), (1, 2), (0, 0), (2, 0))]
+        labels = zscore(np.array([gain + rng.normal() * 1.5 for _, _, gain in rows]))
+        sets.append(RatedSet(name, tuple(r[0] for r in rows), tuple(r[1] for r in rows),
+                             tuple((r[1],) for r in rows), {"simplicity": labels}))
+    return Judge(tuple(sets), {s.name: s.labels["simplicity"] for s in sets},
+                 {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in sets})
+
+
+@pytest.fixture(scope="module")
+def chosen(tmp_path_factory, tiny_encoder):
+    from simpeval_sle.pipeline import train_sle
+
+    root = tmp_path_factory.mktemp("loo")
+    judge = synthetic_judge()
+    settings = TrainSettings(max_epochs=4, patience=4, batch_size=4, hidden_size=8)
+    record = train_sle(write_corpus(root / "data"), root / "ckpt", tiny_encoder, settings, log=lambda _: None,
+                       judge=judge)
+    return root / "ckpt", record, judge
+
+
+def test_each_epoch_is_judged_by_the_metric_it_ships(chosen):
+    """The kept checkpoint's r, recomputed through the ``sle-delta`` metric itself, is the table's."""
+    output, record, judge = chosen
+    assert set(record["candidates"]) == {f"epoch {e}" for e in range(1, 5)}
+    kept = f"epoch {record['selected_epoch']}"
+    means = {c: np.mean(list(per.values())) for c, per in record["candidates"].items()}
+    assert means[kept] == max(means.values())
+    metric = SleDelta(checkpoint=str(output))
+    for rated in judge.sets:
+        delta = metric.sentence_scores(list(rated.sources), list(rated.outputs))["sle-delta"]
+        r = np.corrcoef(delta, judge.labels[rated.name])[0, 1]
+        assert record["candidates"][kept][rated.name] == pytest.approx(r, abs=1e-4)
+
+
+def test_each_left_out_row_uses_the_epoch_chosen_on_the_others(chosen):
+    output, record, judge = chosen
+    table = record["candidates"]
+    for fold in record["leave_one_dataset_out"]:
+        others = [n for n in judge.names if n != fold["left_out"]]
+        best = max(table, key=lambda c: np.mean([table[c][n] for n in others]))
+        assert fold["chosen"] == best and fold["r"] == pytest.approx(table[best][fold["left_out"]], abs=1e-4)
+        labels = judge.labels[fold["left_out"]]
+        compression = judge.baselines[fold["left_out"]]["compression"]
+        assert fold["baselines"]["compression"] == pytest.approx(np.corrcoef(compression, labels)[0, 1], abs=1e-4)
+    card = (output / "MODEL_CARD.md").read_text()
+    first = record["leave_one_dataset_out"][0]
+    assert f"| sle-delta | set-a | 30 | {first['chosen']} | {first['r']:+.3f} |" in card
+    assert json.loads((output / CONFIG_FILE).read_text())["training"]["rated_datasets"] == ["set-a", "set-b", "set-c"]
+
+
+def test_the_trainer_refuses_to_choose_on_test_data(tmp_path):
+    result = CliRunner().invoke(cli, ["train", "sle", "--data-dir", str(write_corpus(tmp_path / "d")), "-o",
+                                      str(tmp_path / "o"), "--rated-datasets", "simplicity-da,simpeval-2022"])
+    assert result.exit_code == 2 and "test data only" in result.output and not (tmp_path / "o").exists()

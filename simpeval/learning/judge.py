@@ -1,0 +1,53 @@
+"""The rated datasets a trainer without rated training data is judged, and chooses, on.
+
+SIERA learns from edit-augmented parallel pairs and SLE from reading levels: neither sees a
+human rating in training. What they do choose (an epoch, a seed, a setting) is chosen here, by
+leave-one-dataset-out over the rated datasets (:func:`simpeval.learning.loo.choose_by_others`),
+next to the baselines on the same items, so their report reads like the rated trainers'.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simpeval.learning import DEFAULT_DATASETS
+from simpeval.learning.loo import Fold, choose_by_others
+from simpeval.learning.rated import RatedSet, aspect_sets, load_rated
+
+__all__ = ["DEFAULT_DATASETS", "Judge", "load_judge"]
+
+
+@dataclass(frozen=True)
+class Judge:
+    """Per dataset: its outputs, the aspect's z-scored labels, and the baselines' scores."""
+
+    sets: tuple[RatedSet, ...]
+    labels: dict[str, np.ndarray]
+    baselines: dict[str, dict[str, np.ndarray]]
+    aspect: str = "simplicity"
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.sets]
+
+    def choose(self, scores: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[str, list[Fold], dict]:
+        """:func:`~simpeval.learning.loo.choose_by_others` over candidate -> dataset -> per-output score."""
+        arrays = {c: {n: np.asarray(per[n], dtype=float) for n in self.labels} for c, per in scores.items()}
+        return choose_by_others(arrays, self.labels, self.baselines)
+
+
+def load_judge(data_dir: Path, names: Sequence[str] = DEFAULT_DATASETS, aspect: str = "simplicity") -> Judge:
+    """The named rated datasets (SimpEval_2022 refused) with their ``aspect`` labels and the baselines."""
+    from simpeval.learning.baselines import baseline_scores
+
+    pairs = aspect_sets(load_rated(data_dir, names), aspect)
+    if len(pairs) < 2:
+        from simpeval.errors import UsageError
+
+        raise UsageError(f"leave-one-dataset-out needs at least two datasets rating {aspect}: give more --datasets")
+    return Judge(tuple(s for s, _ in pairs), {s.name: labels for s, labels in pairs},
+                 {s.name: baseline_scores(s.sources, s.outputs, s.references) for s, _ in pairs}, aspect)
