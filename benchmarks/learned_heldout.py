@@ -3,9 +3,12 @@
     nice -n 10 python benchmarks/learned_heldout.py [--headlines-only]
 
 For each metric (``lens-mini``, ``lens-cla-mini``: SimpEval_past; ``siera``: ASSET-valid pairs;
-``sle-delta``: OneStopEnglish) and each rated dataset outside its ``trained_on`` (SimpEval_2022
-included: these models were never selected on it), Pearson r with the dataset's simplicity label
-(z-scored per dataset), next to the three baselines. Writes ``docs/reproduced/learned-heldout.md``
+``sle-delta``: OneStopEnglish; ``simpq``: Simplicity-DA and Structural Simplicity) and each rated
+dataset outside its ``trained_on`` (SimpEval_2022 included: these models were never selected on
+it), Pearson r with the dataset's simplicity label (z-scored per dataset), next to the three
+baselines. An item a metric leaves undefined (NaN: ``sle-delta`` of an empty output, which has no
+sentence to read) is left out of that metric's correlation, and the table says how many items
+were scored. Writes ``docs/reproduced/learned-heldout.md``
 and a ``## Headline`` section into each metric's model card (what ``simpeval metrics show`` prints).
 """
 
@@ -27,9 +30,18 @@ DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past", "simpeval
 def metrics():
     from simpeval_lens.plugin import LensClaMini, LensMini
     from simpeval_siera.plugin import Siera
+    from simpeval_simpq.plugin import Simpq
     from simpeval_sle.plugin import SleDelta
 
-    return [LensMini(), LensClaMini(), Siera(), SleDelta()]
+    return [LensMini(), LensClaMini(), Siera(), SleDelta(), Simpq()]
+
+
+def correlation(scores, labels) -> tuple[float, int]:
+    """Pearson r over the items the metric scored (its NaN items left out), and how many those are."""
+    from simpeval.learning.loo import pearson
+
+    scores = np.asarray(scores, float)
+    return pearson(scores, labels), int(np.isfinite(scores).sum())
 
 
 def rated(data_dir: Path, name: str):
@@ -66,8 +78,9 @@ def main() -> None:
         for metric in metrics():
             if name in metric.trained_on:
                 continue
-            r = pearson(metric.sentence_scores(sources, outputs, references)[metric.name], labels)
-            rows.append(f"| {metric.name} | {name} | {len(labels)} | {r:+.3f} | {base['fkgl']:+.3f} | "
+            r, scored = correlation(metric.sentence_scores(sources, outputs, references)[metric.name], labels)
+            n = f"{len(labels)}" if scored == len(labels) else f"{scored} of {len(labels)}"
+            rows.append(f"| {metric.name} | {name} | {n} | {r:+.3f} | {base['fkgl']:+.3f} | "
                         f"{base['compression']:+.3f} | {base['sari']:+.3f} | {best} {abs(base[best]):.3f} | "
                         f"{'yes' if abs(r) >= abs(base[best]) else f'no ({abs(r) - abs(base[best]):+.3f})'} |")
             headline.setdefault(metric.name, []).append(f"{name} r {r:+.2f} (best baseline {best} {base[best]:+.2f})")
@@ -78,8 +91,9 @@ def main() -> None:
         f"Written by `benchmarks/learned_heldout.py` (`{COMMAND}`); do not edit by hand.", "",
         "Pearson r with each dataset's simplicity label (z-scored per dataset; SimpEval_past: its overall rating, "
         "without the two ASSET-reference systems) of the shipped checkpoints, on every rated dataset outside the "
-        "metric's `trained_on`, beside the simple baselines on the same items. simpq's own leave-one-dataset-out "
-        "table: [simpq.md](simpq.md).", "", *table, "",
+        "metric's `trained_on`, beside the simple baselines on the same items. n: the items scored (`sle-delta` has "
+        "no score for an empty output: it has no sentence to read; such items are left out of its correlation). "
+        "simpq's own leave-one-dataset-out table: [simpq.md](simpq.md).", "", *table, "",
         f"Load average at the end: {os.getloadavg()[0]:.1f}.", ""]), encoding="utf-8")
     write_headlines(headline)
     print("\n".join(table))
@@ -90,7 +104,7 @@ def headlines_from_page() -> dict[str, list[str]]:
     cells: dict[str, list[str]] = {}
     for line in PAGE.read_text(encoding="utf-8").splitlines():
         parts = [p.strip() for p in line.strip("|").split("|")]
-        if len(parts) != 9 or not parts[2].isdigit():
+        if len(parts) != 9 or not parts[2].split()[0].isdigit():
             continue
         metric, dataset, r, best = parts[0], parts[1], parts[3], parts[7].split()
         signed = dict(zip(("fkgl", "compression", "sari"), parts[4:7]))[best[0]]

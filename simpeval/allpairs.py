@@ -24,6 +24,13 @@ Per sub-score:
 - **ranking**: systems sorted by score, then grouped into significance clusters with
   :func:`simpeval.ranks.cluster_ranks` (WMT's rule) on the bootstrap p-values, Holm-corrected
   over all pairs of the sub-score by default (:func:`simpeval.ranks.holm`).
+
+On fewer than :data:`simpeval.significance.MIN_PAIRED_ITEMS` items no test makes a claim, as
+for ``--paired-bs``: the bootstrap, AR and t-test p-values are NaN and every system shares
+rank 1 (the resamples are still drawn, so the intervals are those of any other run). The
+t-test is included in that rule so that no column of the table claims what the others cannot.
+Memory stays bounded whatever resamples x items: the resamples are drawn a chunk at a time
+(:func:`simpeval.significance.resampled_systems`), the same draws as one array.
 """
 
 from __future__ import annotations
@@ -202,9 +209,10 @@ def compare_all_pairs(
 
 def _one_metric(result: AllPairs, metric: MetricStatistics) -> None:
     names, k = result.systems, len(result.systems)
-    n_items = len(metric.stats[0])
-    weights = sig.bootstrap_weights(n_items, result.n_bootstrap, np.random.default_rng(result.seed))
-    resampled = [sig.resampled_scores(s, metric.scorer, weights) for s in metric.stats]  # (n_bootstrap, subs)
+    claim = sig.enough_items(len(metric.stats[0]))
+    # every system on the same resamples, drawn a bounded chunk at a time: (n_bootstrap, subs) each
+    resampled = sig.resampled_systems(np.random.default_rng(result.seed), result.n_bootstrap, *metric.stats,
+                                      scorer=metric.scorer)
     full = np.array([sig.full_scores(s, metric.scorer) for s in metric.stats])  # (systems, sub-scores)
     ar = {}
     if result.n_ar is not None:
@@ -219,13 +227,13 @@ def _one_metric(result: AllPairs, metric: MetricStatistics) -> None:
         for i in range(k):
             for j in range(i + 1, k):
                 diffs = np.abs(resampled[i][:, s] - resampled[j][:, s])
-                p = sig.p_value(diffs - diffs.mean(), abs(full[i, s] - full[j, s]))
+                p = sig.p_value(diffs - diffs.mean(), abs(full[i, s] - full[j, s])) if claim else np.nan
                 p_boot[i, j] = p_boot[j, i] = p
                 t = p_t = wins = ties = losses = None
                 if metric.sentence is not None:
-                    t, p_t = paired_ttest(metric.sentence[i][:, s], metric.sentence[j][:, s])
-                    wins, ties, losses = win_tie_loss(metric.sentence[i][:, s], metric.sentence[j][:, s],
-                                                      better > 0)
+                    a, b = metric.sentence[i][:, s], metric.sentence[j][:, s]
+                    t, p_t = paired_ttest(a, b) if claim else (float("nan"), float("nan"))
+                    wins, ties, losses = win_tie_loss(a, b, better > 0)
                 pairs.append(PairComparison(sub, names[i], names[j], float(full[i, s] - full[j, s]), p,
                                             None if not ar else float(ar[i, j][s]), p_t, t, wins, ties, losses))
         adjusted = _upper_holm(p_boot) if result.holm else p_boot

@@ -75,6 +75,18 @@ class PairedTest:
         """Whether p < ``alpha`` (never on fewer than :data:`MIN_PAIRED_ITEMS` items: p is NaN there)."""
         return self.p_value < alpha
 
+    def verdict(self, higher_is_better: bool, alpha: float = 0.05) -> str | None:
+        """``"better"`` or ``"worse"``: the system against the baseline when they differ significantly,
+        in the score's direction (lower FKGL is better); None otherwise.
+
+        A significance mark must say which way the difference goes: a bare star on the tested system
+        reads as an improvement even where the system is significantly worse. Every output of a
+        paired test against a baseline (terminal, Markdown, LaTeX, JSON, the report) marks with this.
+        """
+        if not self.significant(alpha):
+            return None
+        return "better" if (self.score > self.baseline) == higher_is_better else "worse"
+
 
 def enough_items(n_items: int) -> bool:
     """Whether a paired test on ``n_items`` items can make a claim (:data:`MIN_PAIRED_ITEMS`)."""
@@ -128,12 +140,6 @@ def _resampled_scores(weights: np.ndarray, stats: np.ndarray, scorer: Scorer) ->
     return _as_2d(scorer(weights @ stats))
 
 
-def resampled_scores(stats: np.ndarray, scorer: Scorer, weights: np.ndarray) -> np.ndarray:
-    """One system's scores on each resample of :func:`bootstrap_weights`: ``(n_samples, sub-scores)``."""
-    stats = np.asarray(stats, dtype=float)
-    return np.concatenate([_resampled_scores(weights[c], stats, scorer) for c in _chunks(len(weights), len(stats))])
-
-
 def _as_2d(scores: np.ndarray) -> np.ndarray:
     scores = np.asarray(scores, dtype=float)
     return scores[:, None] if scores.ndim == 1 else scores
@@ -159,17 +165,21 @@ def bootstrap_interval(
     stats: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_samples: int = BOOTSTRAP_SAMPLES
 ) -> list[Interval]:
     """Bootstrap mean and 95% interval of each of the scorer's sub-scores for one system."""
-    (scores,) = _resampled(rng, n_samples, np.asarray(stats, dtype=float), scorer=scorer)
+    (scores,) = resampled_systems(rng, n_samples, stats, scorer=scorer)
     return [interval_of(scores[:, j]) for j in range(scores.shape[1])]
 
 
-def _resampled(rng: np.random.Generator, n_samples: int, *systems: np.ndarray, scorer: Scorer) -> list[np.ndarray]:
+def resampled_systems(rng: np.random.Generator, n_samples: int, *systems: np.ndarray,
+                      scorer: Scorer) -> list[np.ndarray]:
     """Each system's scores on the same ``n_samples`` resamples of its items, ``(n_samples, s)`` each.
 
     The resamples are drawn a chunk of rows at a time (:func:`_chunks`), so memory stays
-    bounded whatever resamples x items; the generator yields the same draws row after row
-    either way, so the scores equal those of one ``(n_samples, n_items)`` draw (sacrebleu's).
+    bounded whatever resamples x items (one chunk's weights, not all of them, and each system's
+    ``(n_samples, s)`` scores); the generator yields the same draws row after row either way,
+    so the scores equal those of one ``(n_samples, n_items)`` draw (sacrebleu's). The paired
+    tests and :mod:`simpeval.allpairs` (every system on the same resamples) share it.
     """
+    systems = tuple(np.asarray(stats, dtype=float) for stats in systems)
     n_items = len(systems[0])
     scores: list[list[np.ndarray]] = [[] for _ in systems]
     for chunk in _chunks(n_samples, n_items, multiple=1):
@@ -213,7 +223,7 @@ def paired_bootstrap(
     The same resamples give the system's 95% interval.
     """
     baseline, system = _check_pair(baseline, system)
-    base_scores, sys_scores = _resampled(rng, n_samples, baseline, system, scorer=scorer)
+    base_scores, sys_scores = resampled_systems(rng, n_samples, baseline, system, scorer=scorer)
     base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
     tests = []
     for j in range(sys_scores.shape[1]):

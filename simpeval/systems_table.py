@@ -6,10 +6,12 @@ it from misleading:
 
 - every cell of a sub-score has the same number of decimals (:func:`simpeval.tables.column_decimals`),
   so 75.39 never stands beside 6.539;
-- Markdown and LaTeX bold the *better* system of each pair that differs significantly (every
-  system is tested against the first), in the sub-score's direction: the first system's cell when
-  it beats a system, that system's cell when it beats the first; the terminal writes ``*`` after
-  a p-value below 0.05;
+- a significance mark says which way the difference goes
+  (:meth:`simpeval.significance.PairedTest.verdict`): Markdown and LaTeX bold the *better* system
+  of each pair that differs significantly (every system is tested against the first), in the
+  sub-score's direction: the first system's cell when it beats a system, that system's cell when
+  it beats the first; the terminal writes ``better`` or ``worse`` (than the first) after a
+  p-value below 0.05, never a bare star that would read as an improvement;
 - in the terminal, a table wider than ``width`` (the terminal's) becomes a long table, one row per
   sub-score and system, which any width can show. Markdown, LaTeX, CSV and JSON are always complete.
 """
@@ -23,9 +25,10 @@ from simpeval.tables import column_decimals, format_cell, render
 if TYPE_CHECKING:
     from simpeval.compare import Comparison
 
-__all__ = ["LEGEND", "better_cells", "format_systems"]
+__all__ = ["LEGEND", "TERMINAL_LEGEND", "better_cells", "format_systems"]
 
 LEGEND = "bold: the better system of a pair that differs significantly (p < 0.05; each system against the first)"
+TERMINAL_LEGEND = "better/worse: significantly (p < 0.05) better or worse than the first system, in the metric's direction"
 
 
 def format_systems(comparison: Comparison, fmt: str, width: int | None = None) -> str:
@@ -45,27 +48,33 @@ def format_systems(comparison: Comparison, fmt: str, width: int | None = None) -
 def better_cells(comparison: Comparison) -> list[tuple[int, int]]:
     """``(row, column)`` of the better system of every significantly different pair (column 0: names)."""
     cells = set()
-    baseline = comparison.baseline.result.corpus_scores
     for r, system in enumerate(comparison.systems[1:], start=1):
         for c, name in enumerate(comparison.score_names, start=1):
-            paired = system.tests.get(name)
-            if paired is None or not paired.significant():
-                continue
-            higher = comparison.higher_is_better.get(name, True)
-            wins = (system.result.corpus_scores[name] > baseline[name]) == higher
-            cells.add((r, c) if wins else (0, c))
+            verdict = _verdict(comparison, system, name)
+            if verdict is not None:
+                cells.add((r, c) if verdict == "better" else (0, c))
     return sorted(cells)
 
 
-def _cell(comparison: Comparison, row: int, name: str, decimals: int, star: bool) -> str:
+def _verdict(comparison: Comparison, system, name: str) -> str | None:
+    paired = system.tests.get(name)
+    return None if paired is None else paired.verdict(comparison.higher_is_better.get(name, True))
+
+
+def _p(comparison: Comparison, system, name: str) -> str:
+    """``0.0012 better``: the p-value against the first system and, when significant, which way."""
+    verdict = _verdict(comparison, system, name)
+    return f"{system.tests[name].p_value:.4f}" + (f" {verdict}" if verdict else "")
+
+
+def _cell(comparison: Comparison, row: int, name: str, decimals: int, terminal: bool) -> str:
     system = comparison.systems[row]
     cell = format_cell(system.result.corpus_scores[name], decimals)
     interval = system.intervals.get(name)
     if interval is not None:
         cell += f" ({interval.low:.{decimals}f}-{interval.high:.{decimals}f})"
-    paired = system.tests.get(name)
-    if paired is not None:
-        cell += f" p={paired.p_value:.4f}" + ("*" if star and paired.significant() else "")
+    if name in system.tests:
+        cell += f" p={_p(comparison, system, name)}" if terminal else f" p={system.tests[name].p_value:.4f}"
     return cell
 
 
@@ -79,8 +88,8 @@ def _long(comparison: Comparison, decimals: dict[str, int]) -> str:
         for system in comparison.systems:
             row = [name, system.name, format_cell(system.result.corpus_scores[name], digits)]
             if tested:
-                interval, paired = system.intervals.get(name), system.tests.get(name)
+                interval = system.intervals.get(name)
                 row.append(f"{interval.low:.{digits}f}-{interval.high:.{digits}f}" if interval else "")
-                row.append(f"{paired.p_value:.4f}" + ("*" if paired.significant() else "") if paired else "")
+                row.append(_p(comparison, system, name) if name in system.tests else "")
             rows.append(row)
     return render(columns, rows, "table")

@@ -153,3 +153,94 @@ def test_report_all_pairs_section(data_dir, tmp_path, fmt):
     assert "All pairs of systems" in text and "rank (fkgl)" in text and "Holm-corrected" in text
     # Hybrid has the lowest FKGL: first in the FKGL column's cluster 1, last in BLEU
     assert text.count("Hybrid") >= 3
+
+
+def _integer_statistics(n_items: int) -> MetricStatistics:
+    """Three systems' integer statistics (sums exact in any order) and a mean scorer, two sub-scores."""
+    rng = np.random.default_rng(2026)
+    stats = [rng.integers(0, 5, size=(n_items, 2)).astype(float) for _ in range(3)]
+    stats[1][:, 0] += rng.integers(0, 2, size=n_items)
+    stats[2][:, 0] += 1
+    data = [np.concatenate([s, np.ones((n_items, 1))], axis=1) for s in stats]
+    return MetricStatistics(["x", "y"], [True, False], data, lambda totals: totals[:, :2] / totals[:, 2:])
+
+
+# recorded by this call on the code that drew all resamples in one (n_bootstrap, n_items) array (fba75e4)
+RECORDED_P = {"x": [(0.0014265335235378032, 0.0042796005706134095)] * 3,
+              "y": [(0.04992867332382311, 0.09985734664764621), (0.2624821683309558, 0.2624821683309558),
+                    (0.02710413694721826, 0.08131241084165478)]}
+RECORDED_RANKINGS = {
+    "x": [("C", 1, 3.0895571428571422, 2.9425, 3.22), ("B", 2, 2.480267857142857, 2.3375, 2.6125),
+          ("A", 3, 1.9072500000000001, 1.765, 2.05)],
+    "y": [("C", 1, 1.9888964285714286, 1.8525, 2.1275), ("A", 1, 2.0327964285714284, 1.9025, 2.165),
+          ("B", 1, 2.1798357142857143, 2.04, 2.31)],
+}
+
+
+@pytest.mark.parametrize("rows_per_chunk", [None, 9])
+def test_all_pairs_in_chunks_equal_the_one_array_values(monkeypatch, rows_per_chunk):
+    if rows_per_chunk:  # 9 resamples a chunk: 78 chunks, the last short
+        monkeypatch.setattr(sig, "_CHUNK_CELLS", 400 * rows_per_chunk)
+        assert len(sig._chunks(700, 400, multiple=1)) == 78
+    result = compare_all_pairs(["A", "B", "C"], [_integer_statistics(400)], n_bootstrap=700, seed=7)
+    for sub in ("x", "y"):
+        assert [(p.p_bootstrap, p.p_holm) for p in result.pairs[sub]] == RECORDED_P[sub]
+        assert [(r.system, r.rank, r.mean, r.low, r.high) for r in result.rankings[sub]] == RECORDED_RANKINGS[sub]
+
+
+def test_all_pairs_memory_does_not_grow_with_resamples_times_items(monkeypatch):
+    import tracemalloc
+
+    monkeypatch.setattr(sig, "_CHUNK_CELLS", 1 << 16)  # chunks of 65,536 draws (0.5 MB of float64)
+    metric = _integer_statistics(5000)
+    tracemalloc.start()
+    try:
+        compare_all_pairs(["A", "B", "C"], [metric], n_bootstrap=2000, seed=7)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # one array of 2,000 x 5,000 resample weights alone is 80 MB (and its draws another 80 MB)
+    assert peak < 8 * 2**20, f"{peak / 2**20:.1f} MB"
+
+
+@pytest.mark.parametrize("n_items", [1, 3, 5])
+def test_all_pairs_on_too_few_items_claim_nothing(n_items):
+    """The paired tests' rule (:data:`simpeval.significance.MIN_PAIRED_ITEMS`) holds for every pair."""
+    values = [np.arange(n_items, dtype=float) + shift for shift in (0.0, 0.5, 10.0)]
+    stats = [sig.mean_statistics(v)[0] for v in values]
+    metric = MetricStatistics(["m"], [True], stats, sig.mean_statistics(values[0])[1],
+                              [v[:, None] for v in values])
+    result = compare_all_pairs(["A", "B", "C"], [metric], n_bootstrap=1000, n_ar=1000, seed=1)
+    for pair in result.pairs["m"]:
+        assert np.isnan(pair.p_bootstrap) and np.isnan(pair.p_ar) and np.isnan(pair.p_holm)
+        assert np.isnan(pair.p_ttest) and np.isnan(pair.t)
+    assert [(r.system, r.rank) for r in result.rankings["m"]] == [("C", 1), ("B", 1), ("A", 1)]
+    assert result.rankings["m"][0].score == pytest.approx(10.0 + (n_items - 1) / 2)
+
+
+def test_all_pairs_on_six_items_ranks(monkeypatch):
+    values = [np.arange(6, dtype=float) + shift for shift in (0.0, 0.5, 10.0)]
+    stats = [sig.mean_statistics(v)[0] for v in values]
+    metric = MetricStatistics(["m"], [True], stats, sig.mean_statistics(values[0])[1],
+                              [v[:, None] for v in values])
+    result = compare_all_pairs(["A", "B", "C"], [metric], n_bootstrap=1000, seed=1, use_holm=False)
+    assert all(p.p_bootstrap < 0.05 for p in result.pairs["m"])
+    assert [(r.system, r.rank) for r in result.rankings["m"]] == [("C", 1), ("B", 2), ("A", 3)]
+
+
+def test_all_pairs_command_on_too_few_items_says_so(tmp_path):
+    from simpeval.cli import cli
+
+    lines = {"orig": ["A long sentence .", "Another one .", "A third ."],
+             "ref": ["Short .", "Another .", "Third ."], "s1": ["Short .", "One .", "A third ."],
+             "s2": ["A long one .", "Another one here .", "Third ."]}
+    for name, text in lines.items():
+        (tmp_path / name).write_text("\n".join(text) + "\n")
+    result = CliRunner().invoke(cli, ["evaluate", "--orig", str(tmp_path / "orig"), "--refs", str(tmp_path / "ref"),
+                                      "--sys", str(tmp_path / "s1"), "--sys", str(tmp_path / "s2"), "-m", "bleu",
+                                      "--all-pairs", "--no-cache", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert ("# note: 3 items are too few for a paired test (at least 6): p = nan, no claim of significance; "
+            "every system shares rank 1") in result.stderr.splitlines()
+    pair = json.loads(result.stdout)["pairs"]["bleu"][0]
+    assert pair["p_bootstrap"] is None and pair["p_ttest"] is None

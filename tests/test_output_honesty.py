@@ -57,6 +57,54 @@ def test_easse_defaults_and_another_preset_is_one_line(data_dir):
                                      "drop --preset metaeval-2021 or --easse-defaults")
 
 
+def test_easse_defaults_set_easses_bertscore_options():
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    easse = registry.create_metric("bertscore", {}, "easse-cli")
+    # easse/bertscore.py: BERTScorer(lang="en", rescale_with_baseline=True) on 13a tokens, lower-cased by -lc
+    assert (easse.model, easse.layer, easse.rescale, easse.tokenizer, easse.lowercase) == (
+        "roberta-large", None, True, "13a", True)
+    assert easse.easse_differences() == []  # layer None is bert_score's 17 for roberta-large
+    assert registry.create_metric("bertscore", {}).easse_differences() == ["lowercase=no (EASSE: yes)"]
+    other = registry.create_metric("bertscore", {"model": "/models/mini", "rescale": False}, "easse-cli")
+    assert other.easse_differences() == ["model=/models/mini (EASSE: roberta-large)", "layer=last (EASSE: 17)",
+                                         "rescale=no (EASSE: yes)"]
+
+
+def test_easse_defaults_say_in_one_line_when_bertscore_cannot_be_easses(tmp_path):
+    from simpeval.testing import save_tiny_bert
+
+    words = "the cat sat on a mat dog ran".split()
+    model = save_tiny_bert(tmp_path / "tiny", words)
+    for name, lines in {"orig": ["the cat sat on the mat"] * 3, "sys": ["the cat sat", "a dog ran", "the mat"],
+                        "ref": ["a cat sat", "the dog ran", "a mat"]}.items():
+        (tmp_path / name).write_text("\n".join(lines) + "\n")
+    args = ("evaluate", "--orig", tmp_path / "orig", "--sys", tmp_path / "sys", "--refs", tmp_path / "ref",
+            "-m", f"bertscore:model={model}", "--no-cache", "--format", "json")
+    easse = run(*args, "--easse-defaults")
+    assert easse.exit_code == 0, easse.output
+    warnings = [line for line in easse.stderr.splitlines() if line.startswith("warning:")]
+    assert warnings == [f"warning: --easse-defaults cannot make bertscore EASSE's here: model={model} (EASSE: "
+                        "roberta-large), layer=last (EASSE: 17), rescale=no (EASSE: yes); its numbers are not "
+                        "`easse evaluate`'s"]
+    assert "|lc:yes|" in json.loads(easse.stdout)["signatures"]["bertscore"]  # what the preset can set, it sets
+    plain = run(*args)
+    assert plain.exit_code == 0 and "warning:" not in plain.stderr
+    assert "|lc:no|" in json.loads(plain.stdout)["signatures"]["bertscore"]
+
+
+def test_easse_defaults_without_roberta_large_stop_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # an empty cache: roberta-large is not there
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    (tmp_path / "f").write_text("a b\n" * 6)
+    result = run("evaluate", "--orig", tmp_path / "f", "--sys", tmp_path / "f", "--refs", tmp_path / "f",
+                 "-m", "bertscore", "--easse-defaults", "--no-cache")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert result.output.startswith('Error: model "roberta-large" is neither a local path nor in the Hugging Face '
+                                    "cache")
+
+
 @pytest.fixture(scope="module")
 def comparison(data_dir):
     from simpeval.datasets.testsets import load_test_set
@@ -88,6 +136,20 @@ def test_markdown_and_latex_mark_only_the_better_system(comparison):
     assert "**40.13" in rows["ACCESS"] and "**38.67" not in rows["DMASS-DCSS"] and "**34.64" not in rows["PBMT-R"]
 
 
+def test_terminal_marks_say_better_or_worse(comparison):
+    from simpeval.cli.systems import comparison_records, format_comparison
+
+    rows = {line.split()[0]: line for line in format_comparison(comparison, "table").splitlines()[2:]}
+    p = 1 / 201  # 200 resamples: nothing as large as the observed difference
+    # BLEU (higher is better): PBMT-R 78.56 above ACCESS, DMASS-DCSS 70.46 below; SARI: both below ACCESS
+    assert re.search(rf"78\.56 \(\S+\) p={p:.4f} better .* p={p:.4f} worse", rows["PBMT-R"])
+    assert re.search(rf"70\.46 \(\S+\) p={p:.4f} worse .* p={p:.4f} worse", rows["DMASS-DCSS"])
+    assert "p=" not in rows["ACCESS"]
+    verdicts = {(r["system"], r["metric"]): r.get("verdict") for r in comparison_records(comparison)}
+    assert verdicts[("PBMT-R", "bleu")] == "better" and verdicts[("DMASS-DCSS", "bleu")] == "worse"
+    assert verdicts[("ACCESS", "bleu")] is None
+
+
 def test_numbers_have_one_format_per_metric(comparison):
     from simpeval.cli.systems import format_comparison
 
@@ -110,7 +172,11 @@ def test_wide_terminal_tables_become_long_and_other_formats_stay_complete(compar
     names = comparison.score_names
     assert len(long.splitlines()) == 2 + len(names) * 3  # every sub-score of every system
     dmass_bleu = next(line for line in long.splitlines() if line.startswith("bleu") and "DMASS-DCSS" in line)
-    assert re.search(r"70\.46\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4}\*$", dmass_bleu)
+    # the mark says which way: DMASS-DCSS is significantly *worse* than ACCESS on BLEU, PBMT-R better
+    assert re.search(r"70\.46\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4} worse$", dmass_bleu)
+    pbmt_bleu = next(line for line in long.splitlines() if line.startswith("bleu ") and "PBMT-R" in line)
+    assert re.search(r"78\.56\s+\d\d\.\d\d-\d\d\.\d\d\s+0\.\d{4} better$", pbmt_bleu)
+    assert "*" not in long and "*" not in wide
     for fmt in ("markdown", "latex"):  # never shortened: every system and column
         text = format_comparison(comparison, fmt, width=40)
         assert all(s.name in text for s in comparison.systems) and all(n in text for n in names)

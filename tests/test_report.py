@@ -85,7 +85,9 @@ def test_html_is_self_contained_and_shows_the_numbers(data_dir, tmp_path):
     assert re.search(rf'<td(?: class="best")?>{sari_add:.2f}(?:<span|</td>)', page)
     assert f">{sari_add:.3f}<" not in page
     assert "paired bootstrap resampling, 200 resamples" in page
-    assert re.search(r'<span class="mark">p = [0-9.]+ \*</span>', page)  # Dress-Ls differs from ACCESS
+    # Dress-Ls against ACCESS: significantly better on BLEU (85.54 vs 75.39), worse on SARI (36.59 vs 40.13)
+    assert re.search(r'85\.54<span class="mark">p = 0\.0050, better</span>', page)
+    assert re.search(r'36\.59<span class="mark">p = 0\.0050, worse</span>', page)
     assert page.count("<h3>") == 3 and page.count('<div class="sample">') == 15
     assert "qe-levenshtein" in page and '<span class="added">' in page
     assert "Word operations per system" in page
@@ -98,7 +100,9 @@ def test_markdown_for_papers(data_dir):
     assert done.exit_code == 0, done.output
     lines = done.stdout.splitlines()
     assert ("Each system against the first (ACCESS): paired approximate randomization, 500 trials; "
-            "* marks p < 0.05.") in lines
+            "better/worse: significantly (p < 0.05) better or worse than ACCESS, in the metric's direction.") in lines
+    unts = next(line for line in lines if line.startswith("| UNTS | ")).split(" | ")
+    assert unts[1].endswith("(p = 0.0020, worse)")  # UNTS's SARI is below ACCESS's: never a bare star
     assert "| system | sari | sari-add | sari-keep | sari-del |" in lines
     metrics_row, features_row = [line.split(" | ") for line in lines if line.startswith("| ACCESS | ")]
     orig = (data_dir / "references/asset/asset.test.orig").read_text().splitlines()
@@ -126,12 +130,19 @@ def test_bad_input_is_one_line(data_dir, tmp_path):
 
 
 def test_several_systems_are_tested_against_the_first_by_default(data_dir, tmp_path):
-    systems = ["--sys", data_dir / SYSTEMS / "ACCESS", "--sys", data_dir / SYSTEMS / "UNTS"]
+    systems = ["--sys", data_dir / SYSTEMS / "ACCESS", "--sys", data_dir / SYSTEMS / "UNTS",
+               "--sys", data_dir / SYSTEMS / "Hybrid"]
     tested = run("report", "-t", "asset_test", "--data-dir", data_dir, *systems, "-m", "fkgl", "--samples", "0",
                  "--format", "markdown")
     assert tested.exit_code == 0, tested.output
     assert ("Each system against the first (ACCESS): paired bootstrap resampling, 1,000 resamples; "
-            "* marks p < 0.05.") in tested.stdout.splitlines()
+            "better/worse: significantly (p < 0.05) better or worse than ACCESS, in the metric's direction."
+            ) in tested.stdout.splitlines()
+    # FKGL, lower is better: Hybrid's 5.18 is significantly better than ACCESS's 7.29, UNTS's 7.60 not different
+    metrics_table = tested.stdout.split("## Quality-estimation")[0]
+    rows = {line.split(" | ")[0]: line for line in metrics_table.splitlines() if line.startswith("| ")}
+    assert rows["| Hybrid"].startswith("| Hybrid | 5.177 (p = 0.0010, better) |")
+    assert rows["| UNTS"].startswith("| UNTS | 7.600 (p = 0.0749) |") and rows["| ACCESS"].startswith("| ACCESS | 7.289 |")
     plain = run("report", "-t", "asset_test", "--data-dir", data_dir, *systems, "-m", "fkgl", "--samples", "0",
                 "--format", "markdown", "--no-paired")
     assert "p = " not in plain.stdout and "Each system" not in plain.stdout

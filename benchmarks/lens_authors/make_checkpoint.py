@@ -46,12 +46,32 @@ def tiny_roberta(directory: Path, seed: int) -> Path:
     return directory
 
 
-def build(out: Path, seed: int = 0) -> Path:
-    """The authors' model class around the tiny encoder, every weight random, saved as they save it."""
+def save_like_the_authors(model, directory: Path, gamma: float, hparams: dict) -> Path:
+    """Make ``model``'s layer mix matter (it starts uniform: random scalars, scale ``gamma``), then save it as
+    the authors publish theirs: ``directory/checkpoints/model.ckpt`` written by pytorch-lightning's own
+    ``Trainer.save_checkpoint``, and ``directory/hparams.yaml``. Returns the checkpoint's path."""
     import pytorch_lightning as ptl
     import torch
-    from lens.models import RegressionMetricMultiReference
     from pytorch_lightning.core.saving import save_hparams_to_yaml
+
+    with torch.no_grad():
+        for parameter in model.layerwise_attention.scalar_parameters:
+            parameter.normal_()
+        model.layerwise_attention.gamma.fill_(gamma)
+    trainer = ptl.Trainer(logger=False, enable_checkpointing=False, accelerator="cpu", devices=1,
+                          enable_progress_bar=False, enable_model_summary=False)
+    trainer.strategy.connect(model)
+    checkpoint = directory / "checkpoints" / "model.ckpt"
+    checkpoint.parent.mkdir(parents=True, exist_ok=True)
+    trainer.save_checkpoint(str(checkpoint))
+    save_hparams_to_yaml(str(directory / "hparams.yaml"), hparams)
+    return checkpoint
+
+
+def build(out: Path, seed: int = 0) -> Path:
+    """The authors' model class around the tiny encoder, every weight random, saved as they save it."""
+    import torch
+    from lens.models import RegressionMetricMultiReference
 
     encoder = tiny_roberta(out / "tiny-roberta", seed)
     torch.manual_seed(seed + 1)
@@ -60,21 +80,12 @@ def build(out: Path, seed: int = 0) -> Path:
         layer="mix", pool="avg", dropout=0.1, batch_size=8, topk=3, train_data=["simpeval_past.csv"],
         validation_data=["simpeval_past_valid.csv"],
     )
-    with torch.no_grad():  # the layer mix and its scale start uniform: make them matter
-        for parameter in model.layerwise_attention.scalar_parameters:
-            parameter.normal_()
-        model.layerwise_attention.gamma.fill_(1.7)
-    trainer = ptl.Trainer(logger=False, enable_checkpointing=False, accelerator="cpu", devices=1,
-                          enable_progress_bar=False, enable_model_summary=False)
-    trainer.strategy.connect(model)
-    (out / "lens-tiny" / "checkpoints").mkdir(parents=True, exist_ok=True)
-    trainer.save_checkpoint(str(out / "lens-tiny" / "checkpoints" / "model.ckpt"))
     # the class's own hparams leave class_identifier empty (its positional call to the base class skips it),
     # and the package cannot load a checkpoint whose hparams.yaml does not name the class: the published one does
     hparams = dict(model.hparams) | {"class_identifier": "regression_metric_multi_ref"}
-    save_hparams_to_yaml(str(out / "lens-tiny" / "hparams.yaml"), hparams)
+    checkpoint = save_like_the_authors(model, out / "lens-tiny", 1.7, hparams)
     print(f"layer norm in the layer mix: {model.layerwise_attention.layer_norm!r}")
-    return out / "lens-tiny" / "checkpoints" / "model.ckpt"
+    return checkpoint
 
 
 SPAN_TOKENS = ["deletion", "paraphrase", "split"]
@@ -82,10 +93,8 @@ SPAN_TOKENS = ["deletion", "paraphrase", "split"]
 
 def build_salsa(out: Path, encoder: Path, seed: int = 2) -> Path:
     """LENS-SALSA's class (``UnifiedMetric``, word-level tagging on) around the same tiny encoder, saved likewise."""
-    import pytorch_lightning as ptl
     import torch
     from lens.models import UnifiedMetric
-    from pytorch_lightning.core.saving import save_hparams_to_yaml
 
     torch.manual_seed(seed)
     model = UnifiedMetric(
@@ -94,18 +103,9 @@ def build_salsa(out: Path, encoder: Path, seed: int = 2) -> Path:
         word_level_training=True, word_weights=[0.1, 0.3, 0.3, 0.3], span_tokens=SPAN_TOKENS,
         span_targets=["mt", "src"], score_target="score", train_data=["salsa.csv"], validation_data=["salsa_valid.csv"],
     )
-    with torch.no_grad():
-        for parameter in model.layerwise_attention.scalar_parameters:
-            parameter.normal_()
-        model.layerwise_attention.gamma.fill_(0.8)
-    trainer = ptl.Trainer(logger=False, enable_checkpointing=False, accelerator="cpu", devices=1,
-                          enable_progress_bar=False, enable_model_summary=False)
-    trainer.strategy.connect(model)
-    (out / "lens-salsa-tiny" / "checkpoints").mkdir(parents=True, exist_ok=True)
-    trainer.save_checkpoint(str(out / "lens-salsa-tiny" / "checkpoints" / "model.ckpt"))
-    save_hparams_to_yaml(str(out / "lens-salsa-tiny" / "hparams.yaml"), dict(model.hparams))
+    checkpoint = save_like_the_authors(model, out / "lens-salsa-tiny", 0.8, dict(model.hparams))
     print(f"SALSA mix: {model.layerwise_attention.transform_fn!r}, layer norm {model.layerwise_attention.layer_norm!r}")
-    return out / "lens-salsa-tiny" / "checkpoints" / "model.ckpt"
+    return checkpoint
 
 
 def main() -> None:

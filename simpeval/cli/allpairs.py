@@ -27,9 +27,10 @@ def run_all_pairs(given) -> None:
     ranking (see the module docstring)."""
     from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
     from simpeval.cache import ScoreCache
+    from simpeval.cli.easse_notes import easse_warnings
     from simpeval.cli.files import write_output
     from simpeval.cli.state import registry
-    from simpeval.cli.systems import read_systems, resolve_inputs, with_analysis
+    from simpeval.cli.systems import echo_few_items_note, read_systems, resolve_inputs, with_analysis
     from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.parallel import open_executor
     from simpeval.runner import compare_systems, resolve_metrics
@@ -43,13 +44,16 @@ def run_all_pairs(given) -> None:
     sources, systems, references = read_systems(orig, sys_paths, refs)
     specs = with_analysis(given.metric_specs, bool(refs)) if given.analysis else given.metric_specs
     specs = specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
-    requests = resolve_metrics(registry(), specs, given.preset)
+    requests = resolve_metrics(registry(), specs, given.resolved_preset())
     with open_executor(given.jobs, given.dask) as executor:
         comparison = compare_systems(
             requests, sources, systems, references, sentence_level=True,
             cache=None if given.no_cache else ScoreCache(given.cache_dir), batch_size=given.batch_size,
             progress=sys.stderr.isatty() if given.progress is None else given.progress, executor=executor,
         )
+    if given.easse_defaults:
+        for line in easse_warnings(requests):
+            click.echo(line, err=True)
     metrics = gather_statistics(requests, sources, systems, references, comparison)
     n_bootstrap = given.paired_n or (HOLM_BOOTSTRAP if given.holm else PLAIN_BOOTSTRAP)
     n_pairs = len(systems) * (len(systems) - 1) // 2
@@ -60,6 +64,7 @@ def run_all_pairs(given) -> None:
                                n_ar=(given.paired_n or ALL_PAIRS_AR) if test == "ar" else None, seed=given.seed,
                                use_holm=given.holm)
     write_output(format_all_pairs(result, comparison.signatures, given.fmt), given.output)
+    echo_few_items_note(len(sources), "; every system shares rank 1")
     if given.fmt not in ("json", "csv"):
         for name in comparison.score_names:
             click.echo(f"# {name}: {comparison.signatures[name]}", err=True)

@@ -133,7 +133,7 @@ class EvaluateOptions:
 def evaluate(**options) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.easse_notes import bleu_casing_note
+    from simpeval.cli.easse_notes import bleu_casing_note, easse_warnings
     from simpeval.cli.files import check_writable
     from simpeval.cli.systems import echo_comparison_notes
     from simpeval.engine.execute import run_plan
@@ -148,6 +148,9 @@ def evaluate(**options) -> None:
     plan = given.plan()
     result = run_plan(plan, cache=None if given.no_cache else ScoreCache(given.cache_dir), jobs=given.jobs,
                       dask=given.dask)
+    if given.easse_defaults:
+        for line in easse_warnings(plan.metrics.resolved):
+            click.echo(line, err=True)
     if plan.compares:
         echo_comparison_notes(result, given.fmt)
         return

@@ -86,18 +86,22 @@ def echo_comparison_notes(comparison, fmt: str) -> None:
         click.echo(note, err=True)
     if comparison.test is not None:
         label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
+        from simpeval.systems_table import LEGEND, TERMINAL_LEGEND
+
         click.echo(f"# {label}, {comparison.n_resamples} resamples, seed {comparison.seed}: "
-                   "score (95% interval) p-value against the first system; * p < 0.05", err=True)
-        if fmt in ("markdown", "latex"):
-            from simpeval.systems_table import LEGEND
+                   "score (95% interval) p-value against the first system", err=True)
+        click.echo(f"# {LEGEND if fmt in ('markdown', 'latex') else TERMINAL_LEGEND}", err=True)
+        echo_few_items_note(comparison.baseline.result.n_items)
 
-            click.echo(f"# {LEGEND}", err=True)
-        from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
 
-        n_items = comparison.baseline.result.n_items
-        if not enough_items(n_items):
-            click.echo(f"# note: {n_items} items are too few for a paired test (at least {MIN_PAIRED_ITEMS}): "
-                       "p = nan, no claim of significance", err=True)
+def echo_few_items_note(n_items: int, consequence: str = "") -> None:
+    """One line on standard error when ``n_items`` are too few for any paired test to make a claim
+    (:data:`simpeval.significance.MIN_PAIRED_ITEMS`); nothing otherwise."""
+    from simpeval.significance import MIN_PAIRED_ITEMS, enough_items
+
+    if not enough_items(n_items):
+        click.echo(f"# note: {n_items} items are too few for a paired test (at least {MIN_PAIRED_ITEMS}): "
+                   f"p = nan, no claim of significance{consequence}", err=True)
 
 
 def comparison_records(comparison) -> list[dict]:
@@ -112,7 +116,8 @@ def comparison_records(comparison) -> list[dict]:
                 record.update(mean=interval.mean, low=interval.low, high=interval.high)
             paired = system.tests.get(name)
             if paired is not None:
-                record.update(p_value=paired.p_value, significant=paired.significant())
+                record.update(p_value=paired.p_value, significant=paired.significant(),
+                              verdict=paired.verdict(comparison.higher_is_better[name]))
             records.append(record)
     return records
 
@@ -130,6 +135,7 @@ def format_comparison(comparison, fmt: str, width: int | None = None) -> str:
                    "signatures": comparison.signatures, "results": records}
         return dumps(payload, indent=2) + "\n"
     if fmt == "csv":
-        columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "signature"]
+        columns = ["system", "baseline", "metric", "score", "mean", "low", "high", "p_value", "significant", "verdict",
+                   "signature"]
         return render(columns, [[r.get(c) for c in columns] for r in records], "csv")
     return format_systems(comparison, fmt, width)

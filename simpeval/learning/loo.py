@@ -83,7 +83,8 @@ def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, name
     """The candidate with the highest mean left-out correlation, and every candidate's folds."""
     tables = {key: leave_one_out(features, labels, names, fit, predict, baselines)
               for key, (fit, predict) in candidates.items()}
-    return max(tables, key=lambda key: mean_r(tables[key])), tables
+    # a candidate undefined on some fold (a feature constant in the training data: NaN) never wins
+    return max(tables, key=lambda key: np.nan_to_num(mean_r(tables[key]), nan=-np.inf)), tables
 
 
 def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, np.ndarray],

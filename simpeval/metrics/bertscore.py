@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 DEFAULT_MODEL = "roberta-large"
 OPTION = "bertscore:model"
+EASSE_LAYER = 17  # bert_score's tuned layer of roberta-large, which ``lang="en"`` picks
 
 
 def _baseline_file(model: str) -> str | None:
@@ -219,6 +220,15 @@ def greedy_match(
     return precision.max().item(), recall.max().item(), f1.max().item()
 
 
+def _shown(key: str, value: Any) -> str:
+    """An option's value as ``-m bertscore:key=value`` writes it."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return {"dtype": "float32", "layer": "last"}.get(key, "none")
+    return str(value)
+
+
 class BertScore(Metric):
     """BERTScore precision, recall and F1 against the best-matching reference."""
 
@@ -242,7 +252,9 @@ class BertScore(Metric):
         "device": Option(str, None, "cpu, cuda, cuda:N or mps (default: cuda if available)", in_signature=False),
         "progress": Option(bool, True, "progress bar on a terminal", in_signature=False),
     }
-    presets = {"metaeval-2021": {"rescale": False}}
+    # easse evaluate (easse/bertscore.py): BERTScorer(lang="en", rescale_with_baseline=True), i.e.
+    # roberta-large at layer 17, no idf, rescaled, on 13a tokens lower-cased by the CLI's -lc default
+    presets = {"metaeval-2021": {"rescale": False}, "easse-cli": {"lowercase": True, "tokenizer": "13a"}}
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -258,6 +270,19 @@ class BertScore(Metric):
             raise UsageError(
                 f"bert_score has no rescaling baseline for model {self.model}: pass bertscore:rescale=no"
             )
+
+    def easse_differences(self) -> list[str]:
+        """How these settings differ from ``easse evaluate``'s BERTScore (see ``presets["easse-cli"]``),
+        as ``option=value (EASSE: value)``; empty when they are EASSE's. The ``easse-cli`` preset sets
+        what an option can set; the model, its layer and the rescaling baseline must also be EASSE's
+        (roberta-large's weights are not downloaded by simpeval), so ``--easse-defaults`` says when
+        they are not rather than print other numbers under EASSE's name."""
+        wanted = {"model": DEFAULT_MODEL, "layer": EASSE_LAYER, "rescale": True, "tokenizer": "13a",
+                  "lowercase": True, "dtype": None}
+        actual = {**{key: getattr(self, key) for key in wanted},
+                  "layer": EASSE_LAYER if self.layer is None and self.model == DEFAULT_MODEL else self.layer}
+        return [f"{key}={_shown(key, actual[key])} (EASSE: {_shown(key, value)})"
+                for key, value in wanted.items() if actual[key] != value]
 
     def _prepare(self, text: str) -> str:
         return " ".join(tokenize(text, self.tokenizer, self.lowercase, store=self.store))

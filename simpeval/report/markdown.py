@@ -19,7 +19,7 @@ def render_markdown(report: SystemsReport) -> str:
     """The whole document."""
     parts = [f"# {markdown_text(report.title)}", "",
              f"{len(report.sources)} items, {len(report.systems)} system(s).", "",
-             "## Metrics", "", *([report.test_note(), ""] if report.test else []),
+             "## Metrics", "", *([report.test_note(markdown_text), ""] if report.test else []),
              _table(report, report.score_names, "metrics"),
              *_all_pairs(report),
              "## Quality-estimation features and word operations", "",

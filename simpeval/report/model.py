@@ -12,7 +12,7 @@ label words (:meth:`simpeval.Metric.word_labels`) then label the samples' output
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -76,13 +76,16 @@ class SystemsReport:
     def feature_names(self) -> list[str]:
         return self.systems[0].features.score_names
 
-    def test_note(self) -> str:
-        """How the systems were tested against the first, in one sentence ("" without a test)."""
+    def test_note(self, literal: Callable[[str], str] = str) -> str:
+        """How the systems were tested against the first, in one sentence ("" without a test); ``literal``
+        escapes the baseline's name for the output format."""
         if self.test is None:
             return ""
         name, unit = TEST_NAMES[self.test]
-        return (f"Each system against the first ({self.systems[0].name}): {name}, {self.n_resamples:,} {unit}; "
-                "* marks p < 0.05.")
+        baseline = literal(self.systems[0].name)
+        return (f"Each system against the first ({baseline}): {name}, {self.n_resamples:,} {unit}; "
+                f"better/worse: significantly (p < 0.05) better or worse than {baseline}, "
+                "in the metric's direction.")
 
     def signatures(self) -> dict[str, str]:
         """Sub-score -> signature, metrics then features."""
@@ -128,7 +131,8 @@ def build_report(
         described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
                                     sentence_level=True, run=run)
         report_systems = [
-            SystemScores(name, list(outputs), result.result, features.result, _marks(result.tests))
+            SystemScores(name, list(outputs), result.result, features.result,
+                         _marks(result.tests, result.result.higher_is_better))
             for (name, outputs), result, features in zip(systems, scored.systems, described.systems)
         ]
         names = scored.score_names
@@ -152,13 +156,20 @@ def build_report(
     return report
 
 
-def _marks(tests: dict) -> dict[str, str]:
-    """``p = 0.0123 *`` per tested sub-score (``*``: significantly different from the baseline, p < 0.05);
-    ``p = n/a`` where the items were too few for any claim (:data:`simpeval.significance.MIN_PAIRED_ITEMS`)."""
+def _marks(tests: dict, higher_is_better: dict[str, bool]) -> dict[str, str]:
+    """``p = 0.0123, better`` per tested sub-score: ``better`` or ``worse`` where the system differs
+    significantly from the baseline (p < 0.05), in the sub-score's direction
+    (:meth:`simpeval.significance.PairedTest.verdict`), so a mark never reads as an improvement of a
+    system that is worse; ``p = n/a`` where the items were too few for any claim
+    (:data:`simpeval.significance.MIN_PAIRED_ITEMS`)."""
     from simpeval.significance import MIN_PAIRED_ITEMS
 
-    return {sub: (f"p = n/a (fewer than {MIN_PAIRED_ITEMS} items)" if math.isnan(t.p_value) else f"p = {t.p_value:.4f}")
-            + (" *" if t.significant() else "") for sub, t in tests.items()}
+    marks = {}
+    for sub, test in tests.items():
+        verdict = test.verdict(higher_is_better[sub])
+        marks[sub] = ((f"p = n/a (fewer than {MIN_PAIRED_ITEMS} items)" if math.isnan(test.p_value)
+                       else f"p = {test.p_value:.4f}") + (f", {verdict}" if verdict else ""))
+    return marks
 
 
 def pick_samples(systems: Sequence[SystemScores], sources: Sequence[str], references, metric: str,

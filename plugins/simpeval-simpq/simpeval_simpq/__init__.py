@@ -1,9 +1,12 @@
-"""simpq: simplicity, meaning and fluency of an output from interpretable features and a ridge model per aspect.
+"""simpq: simplicity, meaning and fluency of an output from interpretable features and a linear model per aspect.
 
 - :mod:`.features`: length and compression ratios, sentence splits, word frequency (wordfreq),
-  readability, SARI and BLEU against the references and the source; per-text parts memoised in the run's store;
-- :mod:`.model`: the checkpoint (JSON coefficients per aspect) and its predictions;
-- :mod:`.training`: features of every rated dataset, ridge penalties chosen by leave-one-dataset-out;
+  readability, SARI and BLEU against the references and the source, CEScore's parts (with the
+  ``simpeval-cescore`` plugin); each item's row kept in the run's store;
+- :mod:`.embeddings`: MiniLM similarity to the source and the references (an option);
+- :mod:`.model`: the checkpoint (JSON coefficients per feature variant and aspect) and its predictions;
+- :mod:`.training`: the labels that define each aspect, features of the rated datasets, models chosen
+  by leave-one-dataset-out;
 - :mod:`.plugin` and :mod:`.cli`: the ``simpq`` metric and ``simpeval train simpq``.
 """
 

@@ -1,7 +1,10 @@
 """simpq's features: cheap, interpretable, and each one a reason a rater might give.
 
-Per text (memoised in the run's store, :class:`~simpeval.store.StatsStore`, so a source shared by many
-outputs is analysed once): characters, words, sentences, the mean and minimum Zipf frequency of
+Three groups (:data:`GROUPS`): ``base`` (below; always), ``cescore`` (CEScore's SScore, MScore
+and GScore from the ``simpeval-cescore`` plugin, used when it is installed) and ``embeddings``
+(MiniLM cosine similarity to the source and the references, :mod:`.embeddings`; an option,
+since encoding costs most of the time). Base features per text (memoised in the run's store,
+:class:`~simpeval.store.StatsStore`, so a source shared by many outputs is analysed once): characters, words, sentences, the mean and minimum Zipf frequency of
 its words (wordfreq, English), and its FKGL. Per item: the ratios and differences of those between
 output and source, sentence BLEU and SARI against the references, BLEU against the source, and
 the share of output words absent from the source.
@@ -19,6 +22,7 @@ import numpy as np
 from typing import TYPE_CHECKING
 
 from simpeval.store import StatsStore, stored
+from simpeval_simpq.embeddings import NAMES as EMBEDDING_NAMES
 
 if TYPE_CHECKING:
     from simpeval.run import Run
@@ -27,6 +31,10 @@ NAMES = (
     "log_char_ratio", "log_word_ratio", "sentence_gain", "zipf_mean_out", "zipf_mean_gain", "zipf_min_out",
     "zipf_min_gain", "fkgl_out", "fkgl_gain", "sari", "bleu_refs", "bleu_source", "novel_words", "identical",
 )
+"""The base group's columns."""
+CESCORE_NAMES = ("cescore_s", "cescore_m", "cescore_g")
+GROUPS = {"base": NAMES, "cescore": CESCORE_NAMES, "embeddings": EMBEDDING_NAMES}
+"""Feature group -> its columns, in the order a matrix of several groups holds them."""
 _WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 _SENTENCE_END = re.compile(r"[.!?]+(?:\s+|$)")
 
@@ -48,9 +56,45 @@ def text_stats(text: str, *, store: StatsStore | None = None) -> tuple[float, ..
     return float(len(text)), float(len(words)), float(sentences), float(np.mean(freqs)), float(min(freqs))
 
 
+def cescore_available() -> bool:
+    """Whether the ``simpeval-cescore`` plugin is installed (its parts are then features)."""
+    from importlib.util import find_spec
+
+    return find_spec("simpeval_cescore") is not None
+
+
+def columns(groups: Sequence[str]) -> tuple[str, ...]:
+    """The column names of a matrix of ``groups`` (in :data:`GROUPS` order)."""
+    return tuple(name for group in GROUPS if group in groups for name in GROUPS[group])
+
+
+def matrix(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
+           run: Run, groups: Sequence[str] = ("base",)) -> np.ndarray:
+    """``items x len(columns(groups))``: the named groups side by side, each computed once per item."""
+    blocks = [features(sources, outputs, references, run)]
+    if "cescore" in groups:
+        blocks.append(cescore_parts(sources, outputs, run))
+    if "embeddings" in groups:
+        from simpeval_simpq.embeddings import similarities
+
+        has_refs = references is not None and all(references)
+        blocks.append(similarities(sources, outputs, references if has_refs else None, run))
+    return np.hstack(blocks)
+
+
+def cescore_parts(sources: Sequence[str], outputs: Sequence[str], run: Run) -> np.ndarray:
+    """``items x 3``: CEScore's SScore, MScore and GScore (the plugin's analyses kept in the run's store)."""
+    from simpeval_cescore.metrics import CEScoreMetric
+
+    metric = CEScoreMetric()
+    run.bind([metric])
+    scores = metric.sentence_scores(sources, outputs)
+    return np.column_stack([scores[key] for key in ("cescore-s", "cescore-m", "cescore-g")]).astype(float)
+
+
 def features(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
              run: Run) -> np.ndarray:
-    """``items x len(NAMES)`` feature matrix; per-text statistics are kept in ``run``'s store."""
+    """``items x len(NAMES)`` base feature matrix; per-text statistics are kept in ``run``'s store."""
     from simpeval.metrics.bleu import SentBleu
     from simpeval.metrics.fkgl import Fkgl
     from simpeval.metrics.sari import Sari
@@ -89,3 +133,35 @@ def baseline_scores(matrix: np.ndarray) -> dict[str, np.ndarray]:
     scores = {name: matrix[:, NAMES.index(column)] for name, (column,) in BASELINES.items()}
     scores["compression"] = np.exp(scores["compression"])
     return scores
+
+
+class _ItemRows:
+    """Computes feature rows for a run's store: one instance per run and groups, so its identity keys the rows."""
+
+    def __init__(self, run: Run, groups: tuple[str, ...]) -> None:
+        self.run, self.groups = run, groups
+
+    def __call__(self, args_list: list[tuple], *, store: StatsStore | None = None) -> list[np.ndarray]:
+        rows: list[np.ndarray] = [np.empty(0)] * len(args_list)
+        for with_refs in (True, False):
+            picked = [i for i, (_, _, refs) in enumerate(args_list) if bool(refs) is with_refs]
+            if not picked:
+                continue
+            block = matrix([args_list[i][0] for i in picked], [args_list[i][1] for i in picked],
+                           [args_list[i][2] for i in picked] if with_refs else None, self.run, self.groups)
+            for i, row in zip(picked, block):
+                rows[i] = row
+        return rows
+
+
+def rows(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
+         run: Run, groups: Sequence[str] = ("base",)) -> np.ndarray:
+    """:func:`matrix`, with each item's row kept in ``run``'s store: scoring the same items again is a lookup.
+
+    An item's row depends on its own source, output and references only (SARI and BLEU against
+    references are 0 for an item without references).
+    """
+    groups = tuple(g for g in GROUPS if g in groups)
+    compute = run.resource(("simpq-rows", groups), lambda: _ItemRows(run, groups))
+    args = [(s, o, tuple(references[i]) if references is not None else ()) for i, (s, o) in enumerate(zip(sources, outputs))]
+    return np.vstack(run.store.get_many(compute, args)) if args else np.zeros((0, len(columns(groups))))

@@ -1,5 +1,8 @@
-"""The simpq checkpoint: per aspect, a ridge model over the named features, stored as JSON numbers.
+"""The simpq checkpoint: per feature-group variant and aspect, a linear model over named features, as JSON numbers.
 
+A variant is the feature groups it reads (``base``, ``base+cescore``, ``base+embeddings``,
+``base+cescore+embeddings``): the metric picks the one its options and the installed plugins
+allow, so simpq scores with or without the CEScore plugin and with or without the encoder.
 JSON, not pickle: loading a checkpoint builds numbers, never objects, so it cannot run code.
 """
 
@@ -13,10 +16,15 @@ from typing import Any
 import numpy as np
 
 from simpeval import UsageError
-from simpeval_simpq.features import NAMES
+from simpeval_simpq.features import GROUPS, columns
 
 CHECKPOINT_FILE = "simpq.json"
 ASPECTS = ("simplicity", "meaning", "fluency")
+VARIANTS = (("base",), ("base", "cescore"), ("base", "embeddings"), ("base", "cescore", "embeddings"))
+
+
+def variant_key(groups: tuple[str, ...]) -> str:
+    return "+".join(g for g in GROUPS if g in groups)
 
 
 @dataclass(frozen=True)
@@ -30,12 +38,14 @@ class AspectModel:
         return ((x - self.mean) / self.scale) @ self.weights + self.bias
 
 
-def to_json(models: dict[str, Any], training: dict[str, Any]) -> dict[str, Any]:
-    """The checkpoint's content: feature names, each aspect's coefficients, and how they were chosen."""
+def to_json(variants: dict[str, dict[str, AspectModel]], training: dict[str, Any]) -> dict[str, Any]:
+    """The checkpoint's content: per variant its feature names and each aspect's coefficients; how they were chosen."""
     return {
-        "features": list(NAMES),
-        "aspects": {aspect: {"mean": m.mean.tolist(), "scale": m.scale.tolist(), "weights": m.weights.tolist(),
-                             "bias": m.bias} for aspect, m in models.items()},
+        "variants": {key: {"features": list(columns(tuple(key.split("+")))),
+                           "aspects": {aspect: {"mean": m.mean.tolist(), "scale": m.scale.tolist(),
+                                                "weights": m.weights.tolist(), "bias": m.bias}
+                                       for aspect, m in models.items()}}
+                     for key, models in variants.items()},
         "training": training,
     }
 
@@ -49,15 +59,21 @@ def save(directory: Path, content: dict[str, Any]) -> Path:
     return path
 
 
-def load(directory: Path) -> dict[str, AspectModel]:
-    """Every aspect's model; :class:`UsageError` when the file is missing, broken, or for other features."""
+def load(directory: Path, groups: tuple[str, ...]) -> dict[str, AspectModel]:
+    """Every aspect's model of the variant reading ``groups``; :class:`UsageError` when the file is
+    missing, broken, lacks that variant, or was written for other features."""
     path = directory / CHECKPOINT_FILE
+    key = variant_key(groups)
     try:
         content = json.loads(path.read_text(encoding="utf-8"))
-        if content["features"] != list(NAMES):
+        variant = content["variants"].get(key)
+        if variant is None:
+            raise UsageError(f"{path} has no model for the features {key} (it has {', '.join(content['variants'])}): "
+                             "change the simpq options or retrain with `simpeval train simpq`")
+        if variant["features"] != list(columns(groups)):
             raise ValueError("its features differ from this version's")
         return {aspect: AspectModel(np.asarray(a["mean"], float), np.asarray(a["scale"], float),
                                     np.asarray(a["weights"], float), float(a["bias"]))
-                for aspect, a in content["aspects"].items()}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+                for aspect, a in variant["aspects"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{path} is not a simpq checkpoint ({exc}): train one with `simpeval train simpq`") from None

@@ -16,30 +16,48 @@ CHECKPOINT = Path(__file__).parent / "checkpoint"
 
 
 class Simpq(simpeval.Metric):
-    """simpq: simplicity, meaning and fluency predicted from interpretable features by a ridge model per aspect.
+    """simpq: simplicity, meaning and fluency predicted from interpretable features by a linear model per aspect.
 
     The primary score ``simpq`` is ``simpq-simplicity``. Each aspect was trained on the human labels
-    of that aspect only, every rated dataset simpeval has (never SimpEval_2022), and chosen by
-    leave-one-dataset-out correlation (``checkpoint/MODEL_CARD.md``). Scores are on the z-scale of
-    the training labels (0 = an average output). References help (SARI, BLEU); without them those
-    features are 0.
+    of that aspect only (simplicity net of the same raters' meaning and fluency judgements), on the
+    rated datasets that have them (never SimpEval_2022), and chosen by leave-one-dataset-out
+    correlation (``checkpoint/MODEL_CARD.md``). Scores are on the z-scale of the training labels
+    (0 = an average output). References help (SARI, BLEU, embeddings); without them those features
+    are 0. CEScore's parts are features when the ``simpeval-cescore`` plugin is installed
+    (``cescore=auto``, the signature says which); MiniLM similarities only with ``embeddings=yes``
+    (slower: the encoder costs most of the time).
     """
 
     name = "simpq"
     sub_scores = ("simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency")
-    description = "learned simplicity/meaning/fluency from interpretable features (ridge, leave-one-dataset-out)"
+    description = "learned simplicity/meaning/fluency from interpretable features (linear, leave-one-dataset-out)"
     requires_references = False
     version = __version__
-    trained_on = ("simplicity-da", "structural-simplicity", "simpeval-past")
+    formula_version = "2"  # 2: CEScore and embedding feature variants; simplicity net of meaning and fluency
+    trained_on = ("simplicity-da", "structural-simplicity")
     model_card = str(CHECKPOINT / "MODEL_CARD.md")
     options = {
         "checkpoint": simpeval.Option(str, default=SHIPPED, path=True,
                                       help="a directory written by `simpeval train simpq`; 'shipped': the packaged one"),
+        "cescore": simpeval.Option(str, default="auto", choices=("auto", "yes", "no"),
+                                   help="CEScore's S/M/G as features; auto: when simpeval-cescore is installed"),
+        "embeddings": simpeval.Option(bool, default=False,
+                                      help="MiniLM similarity to the source and references as features (slower)"),
     }
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
+        from simpeval_simpq.features import cescore_available
+
+        if self.cescore == "auto":  # resolved here, so the signature and cache key say what was used
+            self.cescore = self.settings["cescore"] = "yes" if cescore_available() else "no"
+        elif self.cescore == "yes" and not cescore_available():
+            raise simpeval.UsageError("simpq:cescore=yes needs the CEScore plugin: pip install -e plugins/simpeval-cescore")
         self._models = None
+
+    def groups(self) -> tuple[str, ...]:
+        """The feature groups these settings read (the checkpoint variant used)."""
+        return ("base", *(("cescore",) if self.cescore == "yes" else ()), *(("embeddings",) if self.embeddings else ()))
 
     @classmethod
     def locate_model(cls, option_name: str, value: object) -> Path:
@@ -60,12 +78,12 @@ class Simpq(simpeval.Metric):
         if self._models is None:
             from simpeval_simpq.model import load
 
-            self._models = load(self.directory())
+            self._models = load(self.directory(), self.groups())
         if not outputs:
             return {key: [] for key in self.score_names()}
-        from simpeval_simpq.features import features
+        from simpeval_simpq.features import rows
 
-        matrix = features(sources, outputs, references, self.run)
+        matrix = rows(sources, outputs, references, self.run, self.groups())
         scores = {f"simpq-{aspect}": model.predict(matrix).tolist() for aspect, model in self._models.items()}
         return {"simpq": scores["simpq-simplicity"], **scores}
 

@@ -1,8 +1,14 @@
-"""Training simpq: features of every rated dataset once, one ridge per aspect chosen by leave-one-dataset-out.
+"""Training simpq: features of every rated dataset once, one linear model per variant and aspect, chosen by
+leave-one-dataset-out.
 
-Each aspect learns only from the labels :data:`simpeval.learning.rated.LABELS` assigns to it.
-Candidates: a ridge on every feature per penalty, and each feature alone; the one with the best
-mean correlation on the dataset left out is refitted on every dataset. Nothing reads SimpEval_2022.
+Each aspect learns only from labels that measure it (:data:`ASPECT_LABELS`). Simplicity is the
+raters' simplicity judgement *net of their meaning and fluency judgements of the same output*:
+crowd simplicity ratings move with meaning and fluency (a quality halo, r 0.76-0.77 on
+Simplicity-DA), and simpq reports meaning and fluency as sub-scores of their own, so its
+simplicity is the part those do not explain. SimpEval_past's single overall rating measures none
+of the three and is not trained on. Candidates: a ridge on every feature of the variant per
+penalty, and each feature alone; the one with the best mean correlation on the dataset left out
+is refitted on every dataset. Nothing reads SimpEval_2022.
 """
 
 from __future__ import annotations
@@ -14,12 +20,46 @@ from pathlib import Path
 import numpy as np
 
 from simpeval.learning import loo
-from simpeval.learning.rated import LABELS, RatedSet, aspect_sets
+from simpeval.learning.rated import RatedSet, zscore
 from simpeval.run import Run
-from simpeval_simpq.features import NAMES, baseline_scores, features
-from simpeval_simpq.model import ASPECTS, AspectModel
+from simpeval_simpq.features import GROUPS, baseline_scores, cescore_available, columns, matrix
+from simpeval_simpq.model import ASPECTS, VARIANTS, AspectModel, variant_key
 
 ALPHAS = (0.001, 0.01, 0.1, 1.0, 10.0)
+DATASETS = ("simplicity-da", "structural-simplicity")
+"""The rated datasets with labels for simpq's aspects (SimpEval_past has an overall rating only)."""
+
+ASPECT_LABELS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
+    "simplicity": {"simplicity-da": ("simplicity", ("meaning", "fluency")),
+                   "structural-simplicity": ("simplicity", ("meaning", "grammaticality"))},
+    "meaning": {"simplicity-da": ("meaning", ()), "structural-simplicity": ("meaning", ())},
+    "fluency": {"simplicity-da": ("fluency", ()), "structural-simplicity": ("grammaticality", ())},
+}
+"""aspect -> {dataset: (its column for the aspect, the columns whose linear part is removed from it)}."""
+
+
+def label_text(aspect: str, dataset: str) -> str:
+    column, net_of = ASPECT_LABELS[aspect][dataset]
+    return f"{column} net of {' and '.join(net_of)}" if net_of else column
+
+
+def net_of(label: np.ndarray, others: Sequence[np.ndarray]) -> np.ndarray:
+    """``label`` minus its least-squares fit on ``others`` (with an intercept), z-scored: what they do not explain."""
+    if not others:
+        return zscore(label)
+    x = np.column_stack([np.ones(len(label)), *others])
+    coefficients, *_ = np.linalg.lstsq(x, label, rcond=None)
+    return zscore(label - x @ coefficients)
+
+
+def aspect_labels(sets: Sequence[RatedSet], aspect: str) -> list[tuple[RatedSet, np.ndarray]]:
+    """``(dataset, its labels for aspect)`` for every dataset :data:`ASPECT_LABELS` names for ``aspect``."""
+    pairs = []
+    for rated in sets:
+        if rated.name in ASPECT_LABELS[aspect]:
+            column, others = ASPECT_LABELS[aspect][rated.name]
+            pairs.append((rated, net_of(rated.labels[column], [rated.labels[o] for o in others])))
+    return pairs
 
 
 @dataclass
@@ -34,48 +74,70 @@ class AspectResult:
         return self.tables[self.chosen]
 
 
-def featurize(sets: Sequence[RatedSet], cache: Path | None = None,
+def available_groups() -> tuple[str, ...]:
+    return tuple(g for g in GROUPS if g != "cescore" or cescore_available())
+
+
+def featurize(sets: Sequence[RatedSet], cache: Path | None = None, groups: Sequence[str] | None = None,
               log: Callable[[str], None] = lambda _: None) -> dict[str, np.ndarray]:
-    """Each dataset's feature matrix, read from ``cache`` (an .npz) when it holds that dataset."""
+    """Each dataset's matrix of ``groups`` (default: every available group), read from ``cache`` (an .npz)
+    when it holds that dataset with those columns."""
+    groups = tuple(groups or available_groups())
+    width = len(columns(groups))
     stored = dict(np.load(cache)) if cache is not None and cache.is_file() else {}
     matrices = {}
     with Run() as run:
         for rated in sets:
-            if rated.name not in stored or len(stored[rated.name]) != len(rated):
-                log(f"features of {rated.name} ({len(rated)} outputs)")
-                stored[rated.name] = features(rated.sources, rated.outputs, rated.references, run)
-            matrices[rated.name] = stored[rated.name]
+            key = f"{rated.name}:{variant_key(groups)}"
+            if key not in stored or stored[key].shape != (len(rated), width):
+                log(f"features of {rated.name} ({len(rated)} outputs; {variant_key(groups)})")
+                stored[key] = matrix(rated.sources, rated.outputs, rated.references, run, groups)
+            matrices[rated.name] = stored[key]
     if cache is not None:
         np.savez(cache, **stored)
     return matrices
 
 
 def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.ndarray],
-                 alphas: Sequence[float] = ALPHAS) -> AspectResult:
-    pairs = aspect_sets(sets, aspect)
+                 variant: tuple[str, ...], groups: tuple[str, ...], alphas: Sequence[float] = ALPHAS) -> AspectResult:
+    """The variant's model for ``aspect``; ``matrices`` hold the columns of ``groups`` (a superset of the variant)."""
+    pairs = aspect_labels(sets, aspect)
     names = [s.name for s, _ in pairs]
-    x = [matrices[n] for n in names]
+    all_columns, used = columns(groups), columns(variant)
+    picked = [all_columns.index(c) for c in used]
+    x = [matrices[n][:, picked] for n in names]
     y = [labels for _, labels in pairs]
-    base = [baseline_scores(m) for m in x]
-    candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(NAMES)}
+    base = [baseline_scores(matrices[n]) for n in names]
+    candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(used)}
     chosen, tables = loo.select(candidates, x, y, names, base)
     fitted = candidates[chosen][0](np.vstack(x), np.concatenate(y))
     return AspectResult(aspect, chosen, tables, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
 
 
 def train(sets: Sequence[RatedSet], matrices: dict[str, np.ndarray], alphas: Sequence[float] = ALPHAS,
-          aspects: Sequence[str] = ASPECTS) -> dict[str, AspectResult]:
-    return {aspect: train_aspect(aspect, sets, matrices, alphas) for aspect in aspects
-            if len(aspect_sets(sets, aspect)) >= 2}
+          aspects: Sequence[str] = ASPECTS, groups: Sequence[str] | None = None) -> dict[str, dict[str, AspectResult]]:
+    """variant key -> aspect -> result, for every variant whose groups ``matrices`` hold (default: all available)."""
+    groups = tuple(groups or available_groups())
+    results: dict[str, dict[str, AspectResult]] = {}
+    for variant in VARIANTS:
+        if not set(variant) <= set(groups):
+            continue
+        results[variant_key(variant)] = {
+            aspect: train_aspect(aspect, sets, matrices, variant, groups, alphas) for aspect in aspects
+            if len(aspect_labels(sets, aspect)) >= 2}
+    return {key: value for key, value in results.items() if value}
 
 
-def training_record(results: dict[str, AspectResult]) -> dict:
-    """What the checkpoint records about its training: labels, penalty, the left-out table."""
+def training_record(results: dict[str, dict[str, AspectResult]]) -> dict:
+    """What the checkpoint records about its training, per variant: labels, the choice, the left-out table."""
     return {
-        aspect: {
-            "labels": {ds: LABELS[aspect][ds] for ds in [f.left_out for f in r.folds]},
-            "selected": r.chosen,
-            "leave_one_dataset_out": [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4),
-                                       "baselines": {k: round(v, 4) for k, v in f.baselines.items()}} for f in r.folds],
-        } for aspect, r in results.items()
+        key: {
+            aspect: {
+                "labels": {f.left_out: label_text(aspect, f.left_out) for f in r.folds},
+                "selected": r.chosen,
+                "leave_one_dataset_out": [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4),
+                                           "baselines": {k: round(v, 4) for k, v in f.baselines.items()}}
+                                          for f in r.folds],
+            } for aspect, r in variant.items()
+        } for key, variant in results.items()
     }

@@ -14,16 +14,17 @@ from simpeval.learning import loo
 from simpeval.learning.rated import RatedSet, zscore
 from simpeval.registry import load_registry
 from simpeval.run import Run
-from simpeval_simpq.features import NAMES, baseline_scores, features
+from simpeval_simpq.features import NAMES, baseline_scores, columns, features, rows
+from simpeval_simpq.model import load
 from simpeval_simpq.plugin import CHECKPOINT, Simpq
-from simpeval_simpq.training import train
+from simpeval_simpq.training import aspect_labels, net_of, train
 
 SOURCE = "The municipality subsequently constructed an enormous bridge over the river."
 
 
 def test_registered_with_its_training_data_and_no_heavy_import():
     assert load_registry().metric_class("simpq") is Simpq
-    assert set(Simpq.trained_on) == {"simplicity-da", "structural-simplicity", "simpeval-past"}
+    assert set(Simpq.trained_on) == {"simplicity-da", "structural-simplicity"}
     code = "import simpeval_simpq.plugin, sys; print('numpy' in sys.modules, 'wordfreq' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.split()[1] == "False"
@@ -49,10 +50,13 @@ def test_shipped_checkpoint_scores_every_aspect():
     assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}
     assert scores["simpq"] == scores["simpq-simplicity"]
     assert scores["simpq-fluency"][0] > scores["simpq-fluency"][1] and scores["simpq-meaning"][0] > scores["simpq-meaning"][1]
-    assert metric.signature().startswith("simpq|checkpoint:shipped@")
+    assert metric.signature().startswith("simpq|checkpoint:shipped@") and "|cescore:yes|embeddings:no|" in metric.signature()
     content = json.loads((CHECKPOINT / "simpq.json").read_text())
-    assert content["features"] == list(NAMES) and (CHECKPOINT / "simpq.json").stat().st_size < 50_000
-    assert {f["left_out"] for f in content["training"]["meaning"]["leave_one_dataset_out"]} == {
+    assert set(content["variants"]) == {"base", "base+cescore", "base+embeddings", "base+cescore+embeddings"}
+    for key, variant in content["variants"].items():
+        assert variant["features"] == list(columns(tuple(key.split("+"))))
+    assert (CHECKPOINT / "simpq.json").stat().st_size < 100_000
+    assert {f["left_out"] for f in content["training"]["base+cescore"]["meaning"]["leave_one_dataset_out"]} == {
         "simplicity-da", "structural-simplicity"}
 
 
@@ -92,9 +96,10 @@ def test_training_selects_by_left_out_correlation():
 
     sets = [rated("simplicity-da", 1), rated("structural-simplicity", 1)]
     matrices = {s.name: features(s.sources, s.outputs, s.references, Run()) for s in sets}
-    results = train(sets, matrices, alphas=(0.01, 100.0))
-    assert set(results) == {"simplicity", "meaning", "fluency"}
-    assert all(f.r > 0.9 for f in results["meaning"].folds)  # longer outputs rank higher in both datasets
+    results = train(sets, matrices, alphas=(0.01, 100.0), groups=("base",))
+    assert set(results) == {"base"} and set(results["base"]) == {"simplicity", "meaning", "fluency"}
+    assert all(f.r > 0.9 for f in results["base"]["meaning"].folds)  # longer outputs rank higher in both datasets
+    assert not results["base"]["meaning"].chosen == "only(identical)"  # constant here: its NaN never wins
 
 
 def test_the_trainer_refuses_test_data(tmp_path):
@@ -105,7 +110,7 @@ def test_the_trainer_refuses_test_data(tmp_path):
 def test_metrics_show_prints_the_cards_headline():
     result = CliRunner().invoke(cli, ["metrics", "show", "simpq"])
     assert result.exit_code == 0, result.output
-    assert "trained on: simplicity-da, structural-simplicity, simpeval-past" in result.output
+    assert "trained on: simplicity-da, structural-simplicity" in result.output
     card = (CHECKPOINT / "MODEL_CARD.md").read_text().splitlines()
     headline = card[card.index("## Headline") + 1 : card.index("## Headline") + 5]
     assert any(line.startswith("- meaning, on the dataset left out") for line in headline)
@@ -125,12 +130,75 @@ def test_train_command_writes_a_checkpoint_with_its_left_out_tables(tmp_path):
 
     data_dir = shared_data_dir("metaeval")
     result = CliRunner().invoke(cli, ["train", "simpq", "--data-dir", str(data_dir), "-o", str(tmp_path / "ckpt"),
-                                      "--datasets", "simplicity-da,structural-simplicity",
+                                      "--datasets", "simplicity-da,structural-simplicity", "--no-embeddings",
                                       "--feature-cache", str(tmp_path / "features.npz")])
     assert result.exit_code == 0, result.output
-    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.721" in result.output
+    # simplicity net of meaning and grammaticality: compression -0.348 (the raw expert label's is -0.721)
+    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.348" in result.output
     content = json.loads((tmp_path / "ckpt" / "simpq.json").read_text())
-    assert set(content["aspects"]) == {"simplicity", "meaning", "fluency"}
+    assert set(content["variants"]) == {"base", "base+cescore"}
+    assert set(content["variants"]["base+cescore"]["aspects"]) == {"simplicity", "meaning", "fluency"}
     assert (tmp_path / "features.npz").is_file()
     scores = Simpq(checkpoint=str(tmp_path / "ckpt")).sentence_scores([SOURCE], ["The city built a bridge."])
     assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}
+
+
+def test_simplicity_label_is_the_rating_net_of_meaning_and_fluency():
+    rng = np.random.default_rng(2)
+    meaning, fluency, own = rng.normal(size=(3, 400))
+    simplicity = zscore(0.8 * meaning + 0.5 * fluency + 0.4 * own)
+    net = net_of(simplicity, [meaning, fluency])
+    assert abs(loo.pearson(net, meaning)) < 1e-9 and abs(loo.pearson(net, fluency)) < 1e-9
+    assert loo.pearson(net, own) > 0.99 and net.std() == pytest.approx(1.0)
+    labels = {"simplicity": simplicity, "meaning": zscore(meaning), "fluency": zscore(fluency)}
+    rated = RatedSet("simplicity-da", ("s",) * 400, ("o",) * 400, ((),) * 400, labels)
+    past = RatedSet("simpeval-past", ("s",) * 400, ("o",) * 400, ((),) * 400, {"simplicity": simplicity})
+    ((got, label),) = aspect_labels([rated, past], "simplicity")  # an overall rating is no simplicity label
+    assert got is rated and label == pytest.approx(net)
+    assert aspect_labels([rated], "meaning")[0][1] == pytest.approx(zscore(meaning))
+
+
+def test_cescore_parts_are_used_when_the_plugin_is_there_and_optional_when_not(monkeypatch):
+    from simpeval_simpq import features as features_module
+
+    refs = [["The city then built a big bridge."]]
+    with_parts = Simpq(checkpoint=str(CHECKPOINT))
+    assert with_parts.cescore == "yes" and with_parts.groups() == ("base", "cescore")
+    scored = with_parts.sentence_scores([SOURCE], ["The city then built a big bridge."], refs)
+    monkeypatch.setattr(features_module, "cescore_available", lambda: False)
+    without = Simpq()
+    assert without.cescore == "no" and "|cescore:no|" in without.signature()
+    plain = without.sentence_scores([SOURCE], ["The city then built a big bridge."], refs)
+    assert plain["simpq-meaning"] != pytest.approx(scored["simpq-meaning"])  # another variant's coefficients
+    with pytest.raises(simpeval.UsageError, match="pip install -e plugins/simpeval-cescore"):
+        Simpq(cescore="yes")
+
+
+def test_rows_are_kept_in_the_run_store_per_item():
+    run = Run()
+    sources, outputs = [SOURCE, SOURCE], ["The city built a big bridge.", "A bridge was built."]
+    first = rows(sources, outputs, [["The city built a big bridge."], []], run, ("base", "cescore"))
+    misses = run.store.misses
+    again = rows(sources, outputs, [["The city built a big bridge."], []], run, ("base", "cescore"))
+    assert run.store.misses == misses and again == pytest.approx(first)
+    alone = features([SOURCE], [outputs[1]], None, Run())  # an item without references: SARI and BLEU-refs are 0
+    assert first[1, : len(NAMES)] == pytest.approx(alone[0]) and first[1, NAMES.index("sari")] == 0.0
+    assert first[0, NAMES.index("bleu_refs")] == pytest.approx(1.0) and first.shape == (2, len(NAMES) + 3)
+
+
+def test_embedding_features_are_cosines_to_source_and_references():
+    from simpeval_simpq.embeddings import similarities
+
+    out = "The city built a big bridge."
+    sims = similarities([SOURCE, SOURCE], [SOURCE, out], [["Bananas are yellow.", out], ["Bananas are yellow."]], Run())
+    assert sims[0, 0] == pytest.approx(1.0, abs=1e-5)  # the output is the source
+    assert sims[0, 1] < 0.9 and 0.3 < sims[1, 0] < 0.99  # a paraphrase: similar, not the same
+    assert sims[1, 1] < sims[1, 0]  # an unrelated reference
+    assert similarities([SOURCE], [out], None, Run())[0, 1] == 0.0
+
+
+def test_a_checkpoint_without_the_variant_says_what_to_do(tmp_path):
+    (tmp_path / "simpq.json").write_text(json.dumps({"variants": {"base": {"features": list(NAMES), "aspects": {}}}}))
+    with pytest.raises(simpeval.UsageError, match="has no model for the features base\\+cescore"):
+        load(tmp_path, ("base", "cescore"))
+    assert load(tmp_path, ("base",)) == {}
