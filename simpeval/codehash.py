@@ -25,7 +25,7 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["code_fingerprint", "package_hash"]
+__all__ = ["code_fingerprint", "package_hash", "parts_hash"]
 
 HASH_LENGTH = 16
 #: Parts of a package that compute no score (see the module docstring), relative to its directory.
@@ -49,6 +49,20 @@ def package_hash(package: str) -> str:
     cached = _PACKAGES.get(package)
     if cached is None:
         cached = _PACKAGES[package] = _hash_files(_package_files(package))
+    return cached
+
+
+def parts_hash(package: str, parts: tuple[str, ...]) -> str:
+    """A hash of the files under ``parts`` (sub-packages or modules, relative to the package's
+    directory) of ``package``: for results computed *from* scores by a read-only layer (a
+    leaderboard cell's correlations and clusters), whose cache keys need that layer's code."""
+    key = f"{package}:{','.join(sorted(parts))}"
+    cached = _PACKAGES.get(key)
+    if cached is None:
+        root, _ = _package_files(package)
+        files = sorted(f for part in parts for f in ([root / part] if (root / part).is_file() else
+                                                    (root / part).rglob("*.py")) if "__pycache__" not in f.parts)
+        cached = _PACKAGES[key] = _hash_files((root, files))
     return cached
 
 

@@ -85,6 +85,45 @@ def test_cells_resume_from_the_cache(registry, data_dir, tmp_path, monkeypatch):
         ("fkgl", "cached", 0.0, round(first.work.scorings[1].seconds, 1))]
 
 
+def test_cells_are_recomputed_when_their_statistics_code_or_ratings_change(registry, data_dir, tmp_path, monkeypatch):
+    """A cell is computed from scores by the meta-evaluation code, which stays out of the metrics'
+    code hash: its own key must hold that code and the human scores, or a fix there (or corrected
+    ratings) would be served the old correlations."""
+    cache = ScoreCache(tmp_path / "cache")
+    run_leaderboard(registry, _plan(data_dir), cache)
+    monkeypatch.setattr("simpeval.codehash.parts_hash", lambda package, parts: "edited-statistics-code")
+    edited_code = run_leaderboard(registry, _plan(data_dir), cache)
+    assert (edited_code.work.cells_computed, edited_code.work.cells_cached) == (3, 0)
+    assert [s.status for s in edited_code.work.scorings] == ["cached", "cached"]  # the scores are reused
+    human_scores = SimplicityDA.human_scores
+    monkeypatch.setattr(SimplicityDA, "human_scores",
+                        lambda self, aspect, raw=False: human_scores(self, aspect, raw)[::-1].copy()
+                        if aspect == "fluency" else human_scores(self, aspect, raw))
+    new_ratings = run_leaderboard(registry, _plan(data_dir), cache)
+    assert (new_ratings.work.cells_computed, new_ratings.work.cells_cached) == (1, 2)
+
+
+def test_parts_hash_follows_the_files_of_the_parts_only(tmp_path, monkeypatch):
+    import sys
+    import types
+
+    from simpeval import codehash
+
+    package = tmp_path / "simpeval"
+    for relative in ("metaeval/stats.py", "ranks.py", "cli/leaderboard.py"):
+        (package / relative).parent.mkdir(parents=True, exist_ok=True)
+        (package / relative).write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setitem(sys.modules, "simpeval", types.SimpleNamespace(__path__=[str(package)]))
+    monkeypatch.setattr(codehash, "_PACKAGES", {})
+    before = codehash.parts_hash("simpeval", ("metaeval", "ranks.py"))
+    (package / "cli/leaderboard.py").write_text("A = 2\n", encoding="utf-8")
+    monkeypatch.setattr(codehash, "_PACKAGES", {})
+    assert codehash.parts_hash("simpeval", ("metaeval", "ranks.py")) == before
+    (package / "metaeval/stats.py").write_text("A = 2\n", encoding="utf-8")
+    monkeypatch.setattr(codehash, "_PACKAGES", {})
+    assert codehash.parts_hash("simpeval", ("metaeval", "ranks.py")) != before
+
+
 class SplitSimplicityDA(SimplicityDA):
     """Simplicity-DA with every third item declared a test item (a dataset plugin's split)."""
 

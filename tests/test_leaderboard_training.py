@@ -124,3 +124,16 @@ def test_each_metric_scores_each_dataset_once(registry, data_dir, tmp_path, monk
     board = run_leaderboard(registry, Plan(data_dir, ["bleu", "fkgl"], ["wiki-da"], bootstrap=100),
                             ScoreCache(tmp_path))
     assert calls == [434] and board.work.cells_computed == 3  # one batch, scored once for three cells
+
+
+def test_a_mean_rank_over_fewer_cells_never_heads_the_table():
+    """lens-mini ranks 1st on the one dataset outside its training data; bleu ranks 2nd and 3rd on
+    both: bleu comes first, and lens-mini's mean shows over how many cells it was taken."""
+    assert render.rank_order({"lens-mini": (1.0, 1), "bleu": (2.5, 2), "fkgl": (3.0, 2)}) == ["bleu", "fkgl", "lens-mini"]
+    cells = [Cell("a", "simplicity", 10, None, "all",
+                  [Entry("bleu", "bleu", 0.5, 0.4, 0.6, 2, 10), Entry("lens-mini", "lens-mini", 0.6, 0.5, 0.7, 1, 10)]),
+             Cell("b", "simplicity", 10, None, "all",
+                  [Entry("bleu", "bleu", 0.5, 0.4, 0.6, 3, 10),
+                   Entry("lens-mini", "lens-mini", 0.9, 0.8, 1.0, 1, 10, trained_on=True)])]
+    columns, rows = render.aspect_tables(cells)["simplicity"]
+    assert [(row[0], row[-1]) for row in rows] == [("bleu", "2.50"), ("lens-mini", "1.00 (1 of 2)")]

@@ -2,7 +2,8 @@
 
 One table per aspect: a row per metric (sub-score), a column per dataset rated on that aspect,
 each cell ``r [low, high] (rank)`` with the 95% bootstrap interval and the significance cluster
-within that dataset, then the metric's mean rank over those datasets (rows sorted by it).
+within that dataset, then the metric's mean rank over those datasets (rows: metrics ranked on
+more datasets first, then by mean rank; a mean over fewer than all the datasets shows its count).
 ``†`` marks a learned metric on a dataset whose items its shipped weights saw in training (the
 dataset is named in its ``trained_on``, or shares items with one that is): not a test result,
 and left out of every mean rank and of the headline's winners. A summary ranks the metrics by
@@ -36,6 +37,13 @@ def mean_ranks(cells: list[Cell]) -> dict[str, tuple[float, int]]:
             if entry.rank is not None and not entry.trained_on:
                 ranks[entry.metric].append(entry.rank)
     return {m: (sum(r) / len(r), len(r)) for m, r in ranks.items()}
+
+
+def rank_order(means: dict[str, tuple[float, int]]) -> list[str]:
+    """Metrics ranked over more cells first, then by mean rank: a learned metric's mean over the
+    few cells outside its training data is not comparable with one over every cell, so it never
+    heads a table it could not have been ranked on in full."""
+    return sorted(means, key=lambda m: (-means[m][1], means[m][0]))
 
 
 def headline(cells: list[Cell], learned: dict[str, tuple[str, ...]] | None = None) -> list[str]:
@@ -107,15 +115,23 @@ def aspect_tables(cells: list[Cell]) -> dict[str, tuple[list[str], list[list[str
     for aspect, group in by_aspect.items():
         means = mean_ranks(group)
         metrics = list(dict.fromkeys(e.metric for cell in group for e in cell.entries))
-        metrics.sort(key=lambda m: means.get(m, (math.inf, 0))[0])
+        order = {m: i for i, m in enumerate(rank_order(means))}
+        metrics.sort(key=lambda m: order.get(m, math.inf))
         columns = ["metric", *(_column(c) for c in group), "mean rank"]
         rows = []
         for metric in metrics:
             found = [next((e for e in cell.entries if e.metric == metric), None) for cell in group]
             mean = means.get(metric)
-            rows.append([metric, *(_cell_text(e) for e in found), f"{mean[0]:.2f}" if mean else "–"])
+            rows.append([metric, *(_cell_text(e) for e in found), _mean_text(mean, len(group))])
         tables[aspect] = (columns, rows)
     return tables
+
+
+def _mean_text(mean: tuple[float, int] | None, cells: int) -> str:
+    """``2.40``, or ``4.00 (1 of 5)`` when the metric was ranked on fewer than all the cells."""
+    if mean is None:
+        return "–"
+    return f"{mean[0]:.2f}" if mean[1] == cells else f"{mean[0]:.2f} ({mean[1]} of {cells})"
 
 
 def _column(cell: Cell) -> str:
@@ -125,8 +141,8 @@ def _column(cell: Cell) -> str:
 
 SUMMARY_COLUMNS = ["metric", "mean rank", "datasets x aspects", f"{TRAINED} left out"]
 SUMMARY_NOTE = (f"A learned metric's mean rank is over the cells outside its training data only ({TRAINED} cells "
-                "left out): one over a few cells is not comparable with one over every cell; read it with the "
-                "count beside it.")
+                "left out): one over a few cells is not comparable with one over every cell, so metrics ranked "
+                "on more cells come first, then lower mean ranks.")
 
 
 def summary_rows(cells: list[Cell]) -> list[list[str]]:
@@ -137,7 +153,7 @@ def summary_rows(cells: list[Cell]) -> list[list[str]]:
         for entry in cell.entries:
             marked[entry.metric] += entry.trained_on
     return [[metric, f"{mean:.2f}", str(count), str(marked[metric])]
-            for metric, (mean, count) in sorted(means.items(), key=lambda kv: kv[1][0])]
+            for metric, (mean, count) in ((m, means[m]) for m in rank_order(means))]
 
 
 def training_lines(board: Board) -> list[str]:
@@ -268,7 +284,7 @@ def heatmap_svg(cells: list[Cell]) -> str:
     from matplotlib.figure import Figure
     from matplotlib.patches import Rectangle
 
-    metrics = [m for m, _ in sorted(mean_ranks(cells).items(), key=lambda kv: kv[1][0])]
+    metrics = rank_order(mean_ranks(cells))
     metrics += [m for m in dict.fromkeys(e.metric for c in cells for e in c.entries) if m not in metrics]
     values = np.full((len(metrics), len(cells)), np.nan)
     labels = [[""] * len(cells) for _ in metrics]

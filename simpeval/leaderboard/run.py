@@ -42,6 +42,9 @@ if TYPE_CHECKING:
     from simpeval.registry import Registry
 
 CELL_VERSION = "2"  # bump when a cell's content changes for the same inputs
+#: The code a cell's numbers come from besides the metrics' (correlations, bootstrap, significance
+#: clusters): in every cell key, so a fix there recomputes the cells instead of serving old ones.
+CELL_CODE = ("metaeval", "ranks.py", "significance.py", "leaderboard/run.py")
 
 
 @dataclass
@@ -157,7 +160,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
         specs, skipped = _usable(registry, plan.metrics, dataset)
         item_split = _item_split(dataset, plan.split)
         used = [keys[family] for family in _families(registry, specs)]
-        cell_keys = {aspect: _cell_key(plan, name, aspect, specs, used) for aspect in dataset.aspects}
+        cell_keys = {aspect: _cell_key(plan, dataset, aspect, specs, used) for aspect in dataset.aspects}
         if cache is not None and specs and any(cache.get(k) is None for k in cell_keys.values()):
             work.scorings += score_dataset(registry, dataset, specs, keys, cache, executor, progress)
         elif cache is not None:  # nothing to score: what the scorings cost when they were computed
@@ -318,11 +321,16 @@ def _record_key(metric_key: str, dataset) -> str:
                                       str(dataset.data_dir)]).encode()).hexdigest()
 
 
-def _cell_key(plan: Plan, dataset: str, aspect: str, specs: list[str], keys: list[str]) -> str:
+def _cell_key(plan: Plan, dataset, aspect: str, specs: list[str], keys: list[str]) -> str:
     """A score-cache key naming everything a cell depends on: every metric's cache key (so new
-    weights or code recompute the cell) and the settings."""
+    weights or code recompute the cell), the human scores and items it correlates with, the code
+    that computes it (:data:`CELL_CODE`) and the settings."""
+    from simpeval.codehash import parts_hash
+
+    ratings = hashlib.sha256(json.dumps([dataset.keys, dataset.human_scores(aspect).tolist()]).encode())
     payload = {"kind": "leaderboard-cell", "v": CELL_VERSION, "metrics": sorted(keys),
-               "dataset": dataset, "aspect": aspect, "specs": specs, "correlation": plan.correlation,
+               "code": parts_hash("simpeval", CELL_CODE), "ratings": ratings.hexdigest(),
+               "dataset": dataset.name, "aspect": aspect, "specs": specs, "correlation": plan.correlation,
                "significance": plan.significance, "bootstrap": plan.bootstrap, "alpha": plan.alpha,
                "seed": plan.seed, "split": plan.split, "data": str(plan.data_dir.resolve())}
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
