@@ -50,7 +50,7 @@ from simpeval.run import Memory
 __all__ = [
     "DEFAULT_MEMORY_LIMIT", "DTYPES", "KERNEL_CACHE_CAPACITY", "RESULT_OVERHEAD", "TextEncoder", "bound_kernel_cache",
     "check_device", "check_dtype", "is_out_of_memory", "release_freed_heap",
-    "length_batches", "load_pretrained", "resolve_device", "resolve_dtype", "same_length_batches",
+    "length_batches", "load_pretrained", "mean_pooled_encoder", "resolve_device", "resolve_dtype", "same_length_batches",
     "shared_encoder",
 ]
 
@@ -391,6 +391,40 @@ def shared_encoder(
         return encoder
 
     return run.resource(("encoder", models.content_hash(models.locate(model, option)), reading), built)
+
+
+def mean_pooled_encoder(run: Run, model: str, *, max_length: int, batch_size: int, description: str,
+                        unit_length: bool = False) -> TextEncoder:
+    """The run's encoder of the local model directory ``model`` read as sentence-transformers reads
+    a sentence: the mean of the last layer's states over each row's real tokens (texts truncated to
+    ``max_length`` tokens), scaled to length 1 if ``unit_length`` (a dot product is then a cosine).
+    Every metric of the run asking for the same reading shares the model and its results."""
+
+    def build() -> TextEncoder:
+        tokenizer, loaded, device = load_pretrained(model, option="encoder")
+
+        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
+            ids = tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]
+            return [{"input_ids": row} for row in ids]
+
+        def read(network, batch):
+            return _mean_pooled(network, batch, unit_length)
+
+        return TextEncoder(loaded, tokenize, read, pad_id=tokenizer.pad_token_id, device=device,
+                           batch_size=batch_size, description=description)
+
+    return shared_encoder(run, model, ("mean-pooled", max_length, unit_length), build, option="encoder")
+
+
+def _mean_pooled(model, batch, unit_length: bool):
+    hidden = model(**batch).last_hidden_state
+    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+    mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+    if not unit_length:
+        return mean
+    import torch
+
+    return torch.nn.functional.normalize(mean, dim=-1)
 
 
 def _progress(total: int, enabled: bool, description: str) -> Any:

@@ -64,6 +64,22 @@ def test_williams_is_one_sided_and_grows_with_n():
         stats.williams_test(0.6, 0.4, 0.5, 3)
 
 
+def test_williams_on_metrics_that_order_every_item_alike_gives_no_evidence_not_nan():
+    """bleu and sent-bleu correlate 1.0: K = -(r12 - r13)^2 and (1 - r23)^3 = 0, so the variance is 0
+    (a rounding error below it in floats, a NaN from sqrt before)."""
+    import warnings
+
+    human = np.array([0.3, 1.2, -0.4, 2.2, 0.9, -1.0, 0.1])
+    metric = np.array([0.1, 0.7, 0.2, 0.9, 0.35, 0.05, 0.3])
+    twin = metric * 3.0 + 1.0  # the same ordering and spacing: r23 = 1
+    r12, r13 = stats.correlation(metric, human)[0], stats.correlation(twin, human)[0]
+    r23 = stats.correlation(metric, twin)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert stats.williams_test(r12, r13, r23, 7) == 0.5
+    assert stats.williams_test(0.6, 0.4, 1.0, 20) == 0.0 and stats.williams_test(0.4, 0.6, 1.0, 20) == 1.0
+
+
 def test_wmt_kendall_counts_pairs_of_the_same_source_only():
     human = np.array([10, 50, 90, 0, 100])
     metric = np.array([1, 3, 2, 0, 9])

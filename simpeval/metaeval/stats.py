@@ -158,6 +158,10 @@ def lens_kendall(metric: np.ndarray, ratings: np.ndarray, groups: Sequence, thre
     return float(wmt_kendall_rows(metric, lens_pairs(ratings, groups, threshold))[0])
 
 
+EQUAL_CORRELATIONS = 1e-12
+"""Correlations closer than this are equal to the Williams test (they differ by rounding only)."""
+
+
 def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     """One-sided p-value that correlation ``r12`` is greater than ``r13`` (Williams 1959).
 
@@ -174,10 +178,17 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
     """
     if n <= 3:
         raise ValueError(f"the Williams test needs n > 3 items, got {n}")
+    if abs(r12 - r13) <= EQUAL_CORRELATIONS:
+        # t = 0: no evidence either way. Said outright, because with r23 = 1 (two metrics that order
+        # every item alike, e.g. bleu and sent-bleu) the variance below is 0 in exact arithmetic and a
+        # rounding error off it in floats, which made a NaN (sqrt) or a spurious p of 0 or 1.
+        return 0.5
     k = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
-    denominator = np.sqrt(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2) / 4 * (1 - r23) ** 3)
+    variance = max(2 * k * (n - 1) / (n - 3) + ((r12 + r13) ** 2) / 4 * (1 - r23) ** 3, 0.0)
     numerator = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
-    return float(_sp.t.sf(numerator / denominator, df=n - 3))
+    if variance == 0.0:
+        return float(numerator < 0)
+    return float(_sp.t.sf(numerator / np.sqrt(variance), df=n - 3))
 
 
 def rowwise_correlation(matrix: np.ndarray, y: np.ndarray, method: str = "pearson") -> np.ndarray:

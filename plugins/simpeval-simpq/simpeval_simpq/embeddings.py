@@ -26,31 +26,10 @@ BATCH_SIZE = 32
 def encoder(run: Run) -> TextEncoder:
     """The run's MiniLM, read as unit-length mean-pooled last-layer states."""
     from simpeval import models
-    from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
+    from simpeval.encoding import mean_pooled_encoder
 
-    path = models.resolve_encoder(models.DEFAULT_ENCODER, "simpq")
-
-    def build() -> TextEncoder:
-        tokenizer, model, device = load_pretrained(path, option="encoder")
-
-        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
-            ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
-            return [{"input_ids": row} for row in ids]
-
-        return TextEncoder(model, tokenize, _unit_mean, pad_id=tokenizer.pad_token_id, device=device,
-                           batch_size=BATCH_SIZE, description="simpq embeddings")
-
-    return shared_encoder(run, path, ("simpq-unit-mean", MAX_LENGTH), build, option="encoder")
-
-
-def _unit_mean(model, batch):
-    """Mean of the last layer over each row's real tokens, scaled to length 1 (dot product = cosine)."""
-    import torch
-
-    hidden = model(**batch).last_hidden_state
-    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-    mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
-    return torch.nn.functional.normalize(mean, dim=-1)
+    return mean_pooled_encoder(run, models.resolve_encoder(models.DEFAULT_ENCODER, "simpq"), max_length=MAX_LENGTH,
+                               batch_size=BATCH_SIZE, description="simpq embeddings", unit_length=True)
 
 
 def similarities(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,

@@ -35,28 +35,10 @@ def sentence_encoder(run: Run, name: str, batch_size: int = 64) -> TextEncoder:
     """The run's :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled last-layer
     states: loaded once per run and model content (offline, no remote code) and each distinct
     sentence encoded once while the run keeps it, whichever metric asks."""
-    from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
+    from simpeval.encoding import mean_pooled_encoder
 
-    path = resolve_encoder(name)
-
-    def build() -> TextEncoder:
-        tokenizer, model, device = load_pretrained(path, option="encoder")
-
-        def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
-            ids = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)["input_ids"]
-            return [{"input_ids": row} for row in ids]
-
-        return TextEncoder(model, tokenize, _mean_pooled, pad_id=tokenizer.pad_token_id, device=device,
-                           batch_size=batch_size, description="SLE sentences")
-
-    return shared_encoder(run, path, ("sle-mean-pooled", MAX_LENGTH), build, option="encoder")
-
-
-def _mean_pooled(model, batch):
-    """Mean of the last layer's states over each row's real tokens."""
-    hidden = model(**batch).last_hidden_state
-    mask = batch["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-    return (hidden * mask).sum(1) / mask.sum(1).clamp(min=1)
+    return mean_pooled_encoder(run, resolve_encoder(name), max_length=MAX_LENGTH, batch_size=batch_size,
+                               description="SLE sentences")
 
 
 def embed(name: str, sentences: Sequence[str], batch_size: int = 64, run: Run | None = None) -> np.ndarray:
