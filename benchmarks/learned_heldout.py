@@ -6,7 +6,9 @@ For each metric (``lens-mini``, ``lens-cla-mini``: SimpEval_past; ``siera``: ASS
 ``sle-delta``: OneStopEnglish; ``simpq``: Simplicity-DA and Structural Simplicity) and each rated
 dataset outside its ``trained_on`` (SimpEval_2022 included: these models were never selected on
 it), Pearson r with the dataset's simplicity label (z-scored per dataset), next to the three
-baselines. An item a metric leaves undefined (NaN: ``sle-delta`` of an empty output, which has no
+baselines. A dataset outside ``trained_on`` can still share items with one inside it (Simplicity-DA
+has 63 of its 600 (source, output) pairs in SimpEval_past): those items are counted and the
+correlations are given again without them, the metric's and the baselines'. An item a metric leaves undefined (NaN: ``sle-delta`` of an empty output, which has no
 sentence to read) is left out of that metric's correlation, and the table says how many items
 were scored. Writes ``docs/reproduced/learned-heldout.md``
 and a ``## Headline`` section into each metric's model card (what ``simpeval metrics show`` prints).
@@ -44,6 +46,24 @@ def correlation(scores, labels) -> tuple[float, int]:
     return pearson(scores, labels), int(np.isfinite(scores).sum())
 
 
+def unseen(metric, sources, outputs, data_dir: Path) -> tuple[np.ndarray, list[str]]:
+    """Which items share no (source, output) pair with the metric's training data
+    (:mod:`simpeval.leaderboard.overlap`, as the leaderboard marks them), and the training
+    datasets that could not be read (their overlap unknown)."""
+    from simpeval.leaderboard.overlap import digest, training_items
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    seen, unknown = set(), []
+    for name in metric.trained_on:
+        items = training_items(registry, data_dir, name)
+        if items is None:
+            unknown.append(name)
+        else:
+            seen.update(items.pairs)
+    return np.array([digest(s, o) not in seen for s, o in zip(sources, outputs)]), unknown
+
+
 def rated(data_dir: Path, name: str):
     """Sources, outputs, references and z-scored simplicity labels (SimpEval_past without its ASSET-reference systems)."""
     from simpeval.datasets.lens import SimpEval2022
@@ -71,21 +91,38 @@ def main() -> None:
 
     data_dir = resolve_data_dir(None)
     rows, headline = [], {}
+    unknown = set()
     for name in DATASETS:
         sources, outputs, references, labels = rated(data_dir, name)
-        base = {k: pearson(v, labels) for k, v in baseline_scores(features(sources, outputs, references, Run())).items()}
+        scores = baseline_scores(features(sources, outputs, references, Run()))
+        base = {k: pearson(v, labels) for k, v in scores.items()}
         best = max(base, key=lambda k: abs(base[k]))
         for metric in metrics():
             if name in metric.trained_on:
                 continue
-            r, scored = correlation(metric.sentence_scores(sources, outputs, references)[metric.name], labels)
+            values = np.asarray(metric.sentence_scores(sources, outputs, references)[metric.name], float)
+            r, scored = correlation(values, labels)
             n = f"{len(labels)}" if scored == len(labels) else f"{scored} of {len(labels)}"
+            keep, missing = unseen(metric, sources, outputs, data_dir)
+            unknown.update(missing)
+            shared = int((~keep).sum())
+            if shared:
+                r_unseen = correlation(values[keep], labels[keep])[0]
+                base_unseen = {k: pearson(np.asarray(v)[keep], labels[keep]) for k, v in scores.items()}
+                best_unseen = max(base_unseen, key=lambda k: abs(base_unseen[k]))
+                without = f"{r_unseen:+.3f} | {best_unseen} {abs(base_unseen[best_unseen]):.3f}"
+            else:
+                without = "= r | ="
             rows.append(f"| {metric.name} | {name} | {n} | {r:+.3f} | {base['fkgl']:+.3f} | "
                         f"{base['compression']:+.3f} | {base['sari']:+.3f} | {best} {abs(base[best]):.3f} | "
-                        f"{'yes' if abs(r) >= abs(base[best]) else f'no ({abs(r) - abs(base[best]):+.3f})'} |")
+                        f"{'yes' if abs(r) >= abs(base[best]) else f'no ({abs(r) - abs(base[best]):+.3f})'} | "
+                        f"{shared} | {without} |")
             headline.setdefault(metric.name, []).append(f"{name} r {r:+.2f} (best baseline {best} {base[best]:+.2f})")
-    table = ["| metric | dataset (never trained on) | n | r | FKGL r | compression r | SARI r | best baseline | metric >= best? |",
-             "|---|---|---|---|---|---|---|---|---|", *rows]
+    table = ["| metric | dataset (not in its trained_on) | n | r | FKGL r | compression r | SARI r | best baseline "
+             "| metric >= best? | items shared with its training data | r without them | best baseline without them |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|", *rows]
+    unread = (f" The training data of {', '.join(sorted(unknown))} cannot be read here, so no item is counted as "
+              "shared with it." if unknown else "")
     PAGE.write_text("\n".join([
         "# Learned metrics on data they never saw", "",
         f"Written by `benchmarks/learned_heldout.py` (`{COMMAND}`); do not edit by hand.", "",
@@ -93,6 +130,9 @@ def main() -> None:
         "without the two ASSET-reference systems) of the shipped checkpoints, on every rated dataset outside the "
         "metric's `trained_on`, beside the simple baselines on the same items. n: the items scored (`sle-delta` has "
         "no score for an empty output: it has no sentence to read; such items are left out of its correlation). "
+        "Items shared with the metric's training data are whitespace-normalised (source, output) pairs also in a "
+        "dataset of its `trained_on` (as the leaderboard marks them): the last three columns repeat the metric's r "
+        f"and the best baseline without those items.{unread} "
         "simpq's own leave-one-dataset-out table: [simpq.md](simpq.md).", "", *table, "",
         f"Load average at the end: {os.getloadavg()[0]:.1f}.", ""]), encoding="utf-8")
     write_headlines(headline)
@@ -104,7 +144,7 @@ def headlines_from_page() -> dict[str, list[str]]:
     cells: dict[str, list[str]] = {}
     for line in PAGE.read_text(encoding="utf-8").splitlines():
         parts = [p.strip() for p in line.strip("|").split("|")]
-        if len(parts) != 9 or not parts[2].split()[0].isdigit():
+        if len(parts) != 12 or not parts[2].split()[0].isdigit():
             continue
         metric, dataset, r, best = parts[0], parts[1], parts[3], parts[7].split()
         signed = dict(zip(("fkgl", "compression", "sari"), parts[4:7]))[best[0]]
