@@ -9,7 +9,7 @@ next to the baselines on the same items, so their report reads like the rated tr
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +30,14 @@ class Judge:
     baselines: dict[str, dict[str, np.ndarray]]
     aspect: str = "simplicity"
 
+    @classmethod
+    def of(cls, sets: Sequence[RatedSet], aspect: str = "simplicity") -> Judge:
+        """A judge over ``sets``, each holding (z-scored) labels of ``aspect``, with the baselines scored on them."""
+        from simpeval.learning.baselines import baseline_scores
+
+        return cls(tuple(sets), {s.name: s.labels[aspect] for s in sets},
+                   {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in sets}, aspect)
+
     @property
     def names(self) -> list[str]:
         return [s.name for s in self.sets]
@@ -42,12 +50,9 @@ class Judge:
 
 def load_judge(data_dir: Path, names: Sequence[str] = DEFAULT_DATASETS, aspect: str = "simplicity") -> Judge:
     """The named rated datasets (SimpEval_2022 refused) with their ``aspect`` labels and the baselines."""
-    from simpeval.learning.baselines import baseline_scores
-
     pairs = aspect_sets(load_rated(data_dir, names), aspect)
     if len(pairs) < 2:
         from simpeval.errors import UsageError
 
         raise UsageError(f"leave-one-dataset-out needs at least two datasets rating {aspect}: give more --datasets")
-    return Judge(tuple(s for s, _ in pairs), {s.name: labels for s, labels in pairs},
-                 {s.name: baseline_scores(s.sources, s.outputs, s.references) for s, _ in pairs}, aspect)
+    return Judge.of([replace(s, labels={aspect: labels}) for s, labels in pairs], aspect)

@@ -10,7 +10,6 @@ from click.testing import CliRunner
 from conftest import SENTENCES
 
 from simpeval.cli import cli
-from simpeval.learning.baselines import baseline_scores
 from simpeval.learning.judge import Judge
 from simpeval.learning.rated import RatedSet, zscore
 from simpeval_siera.plugin import Siera
@@ -25,8 +24,7 @@ def synthetic_judge(seed: int = 0) -> Judge:
         labels = zscore(np.array([gain + rng.normal() for _, _, gain in rows]))
         sets.append(RatedSet(name, tuple(r[0] for r in rows), tuple(r[1] for r in rows),
                              tuple((r[1],) for r in rows), {"simplicity": labels}))
-    return Judge(tuple(sets), {s.name: s.labels["simplicity"] for s in sets},
-                 {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in sets})
+    return Judge.of(sets)
 
 
 @pytest.fixture(scope="module")
