@@ -304,24 +304,11 @@ class _Late(TimeoutError):
 
 
 def _within(call: Any, seconds: float) -> Any:
-    """``call()`` in a daemon thread, waited for ``seconds``: a call that blocks (a server that is
-    not a Dask scheduler never finishes the handshake) raises :class:`_Late` and is abandoned."""
-    outcome: dict[str, Any] = {}
+    """``call()`` waited for ``seconds``: a call that blocks (a server that is not a Dask scheduler
+    never finishes the handshake) raises :class:`_Late` and is abandoned."""
+    from simpeval.threads import call_within
 
-    def run() -> None:
-        try:
-            outcome["value"] = call()
-        except BaseException as exc:  # carried to the caller's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=run, name="simpeval-dask-call", daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if thread.is_alive():
-        raise _Late(f"no answer in {seconds:g} s")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+    return call_within(call, seconds, "simpeval-dask-call", lambda: _Late(f"no answer in {seconds:g} s"))
 
 
 def _one_line(exc: BaseException) -> str:

@@ -319,26 +319,12 @@ def import_timeout() -> float:
 
 
 def _load_within(ep: Any, timeout: float) -> Any:
-    """``ep.load()`` in a daemon thread, waited for ``timeout`` seconds: an import that blocks
-    becomes this plugin's error, and the command goes on (the thread is abandoned)."""
-    import threading
+    """``ep.load()`` waited for ``timeout`` seconds: an import that blocks becomes this plugin's
+    error, and the command goes on (the thread is abandoned)."""
+    from simpeval.threads import call_within
 
-    outcome: dict[str, Any] = {}
-
-    def load() -> None:
-        try:
-            outcome["plugin"] = ep.load()
-        except BaseException as exc:  # carried to the caller's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=load, name=f"simpeval-plugin-{ep.name}", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        raise PluginImportTimeout(f"its import did not finish in {timeout:g} s (set {IMPORT_TIMEOUT_ENV} to wait longer)")
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["plugin"]
+    return call_within(ep.load, timeout, f"simpeval-plugin-{ep.name}", lambda: PluginImportTimeout(
+        f"its import did not finish in {timeout:g} s (set {IMPORT_TIMEOUT_ENV} to wait longer)"))
 
 
 def _check_pending(pm: pluggy.PluginManager, infos: list[PluginInfo], strict: bool) -> None:
