@@ -50,7 +50,9 @@ def unseen(metric, sources, outputs, data_dir: Path) -> tuple[np.ndarray, list[s
     """Which items share no (source, output) pair with the metric's training data
     (:mod:`simpeval.leaderboard.overlap`, as the leaderboard marks them), and the training
     datasets that could not be read (their overlap unknown)."""
-    from simpeval.leaderboard.overlap import digest, training_items
+    from simpeval.itemkeys import pair_keys
+    from simpeval.leaderboard.overlap import training_items
+    from simpeval.learning import loo
     from simpeval.registry import load_registry
 
     registry = load_registry()
@@ -61,7 +63,7 @@ def unseen(metric, sources, outputs, data_dir: Path) -> tuple[np.ndarray, list[s
             unknown.append(name)
         else:
             seen.update(items.pairs)
-    return np.array([digest(s, o) not in seen for s, o in zip(sources, outputs)]), unknown
+    return loo.unseen(pair_keys(sources, outputs), seen), unknown
 
 
 def rated(data_dir: Path, name: str):

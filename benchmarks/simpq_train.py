@@ -34,11 +34,11 @@ ASPECTS = ("simplicity", "meaning", "fluency")
 
 def shipped_folds(variant: str = DEFAULT_VARIANT) -> dict[str, dict]:
     """The shipped checkpoint's recorded left-out folds: aspect -> left-out dataset -> :class:`~simpeval.learning.loo.Fold`."""
-    from simpeval.learning.loo import Fold
+    from simpeval.learning.report import folds_from_record
 
     record = json.loads((CHECKPOINT / "simpq.json").read_text(encoding="utf-8"))["training"][variant]
-    return {aspect: {f["left_out"]: Fold(f["left_out"], f["n"], f["r"], f["baselines"])
-                     for f in r["leave_one_dataset_out"]} for aspect, r in record.items()}
+    return {aspect: {f.left_out: f for f in folds_from_record(r["leave_one_dataset_out"])}
+            for aspect, r in record.items()}
 
 
 def label_table(sets, matrices) -> list[str]:
@@ -69,13 +69,14 @@ def label_table(sets, matrices) -> list[str]:
 def loo_lines(results) -> list[str]:
     from simpeval_simpq.training import label_text
 
-    lines = ["| aspect | left-out dataset (label) | n | simpq r | FKGL r | compression r | SARI r | best baseline | simpq >= best? |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| aspect | left-out dataset (label) | n | shared rows not fitted on | simpq r | FKGL r | compression r | "
+             "SARI r | best baseline | simpq >= best? |", "|---|---|---|---|---|---|---|---|---|---|"]
     for aspect, result in results.items():
         for fold in result.folds:
             name, value = fold.best_baseline
             b = fold.baselines
-            lines.append(f"| {aspect} | {fold.left_out} ({label_text(aspect, fold.left_out)}) | {fold.n} | {fold.r:+.3f} | "
+            lines.append(f"| {aspect} | {fold.left_out} ({label_text(aspect, fold.left_out)}) | {fold.n} | {fold.dropped} | "
+                         f"{fold.r:+.3f} | "
                          f"{b['fkgl']:+.3f} | {b['compression']:+.3f} | {b['sari']:+.3f} | {name} {abs(value):.3f} | "
                          f"{verdict(fold)} |")
     return lines
@@ -130,7 +131,8 @@ def as_rated_lines(data_dir: Path, cache: Path | None) -> tuple[list[str], list[
     names = [s.name for s, _ in pairs]
     x = [matrices[n] for n in names]
     candidates = {**loo.ridge_candidates(ALPHAS), **loo.single_feature_candidates(columns(groups))}
-    chosen, tables = loo.select(candidates, x, [y for _, y in pairs], names, [baseline_scores(m) for m in x])
+    chosen, tables = loo.select(candidates, x, [y for _, y in pairs], names, [baseline_scores(m) for m in x],
+                                [s.keys for s, _ in pairs])
     lines = ["| left out (raw simplicity label) | n | r | best baseline | >= best? |", "|---|---|---|---|---|"]
     for fold in tables[chosen]:
         name, value = fold.best_baseline

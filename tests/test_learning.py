@@ -26,6 +26,44 @@ def test_leave_one_out_never_fits_on_the_left_out_rows():
     assert [f.left_out for f in folds] == ["a", "b", "c"] and folds[0].n == 40
 
 
+def test_a_fold_never_trains_on_the_items_other_datasets_share_with_the_one_it_leaves_out():
+    rng = np.random.default_rng(1)
+    x = [rng.normal(size=(30, 2)) for _ in range(3)]
+    y = [xi[:, 0] for xi in x]
+    keys = [[f"{name}{i}" for i in range(30)] for name in "abc"]
+    keys[1][:5] = keys[0][:5]  # b rates five of a's items again; c shares two with b
+    keys[2][10:12] = keys[1][20:22]
+    fitted_rows = []
+
+    def fit(features, labels):
+        fitted_rows.append(len(labels))
+        return loo.fit_ridge(features, labels, 0.0)
+
+    folds = loo.leave_one_out(x, y, ["a", "b", "c"], fit, lambda m, f: m.predict(f), keys=keys)
+    assert [f.dropped for f in folds] == [5, 7, 2] and fitted_rows == [55, 53, 58]
+    assert loo.unseen(["p", "q", "r"], {"q"}).tolist() == [True, False, True]
+    chosen, tables = loo.select(loo.ridge_candidates([0.0]), x, y, ["a", "b", "c"], keys=keys)
+    assert [f.dropped for f in tables[chosen]] == [5, 7, 2]
+    assert [f.dropped for f in loo.leave_one_out(x, y, ["a", "b", "c"], fit, lambda m, f: m.predict(f))] == [0, 0, 0]
+    with pytest.raises(ValueError, match="nothing to train on without a: every other dataset.s items are a.s"):
+        loo.leave_one_out(x[:2], y[:2], ["a", "b"], fit, lambda m, f: m.predict(f), keys=[keys[0], keys[0]])
+
+
+def test_choose_by_others_reads_the_other_datasets_without_the_left_out_ones_items():
+    # b rates a's first four items again: "leaky" is right on those and off elsewhere, "honest" the reverse.
+    y = {"a": np.arange(8.0), "b": np.arange(8.0)}
+    keys = {"a": [f"a{i}" for i in range(8)], "b": [f"a{i}" for i in range(4)] + [f"b{i}" for i in range(4)]}
+    scores = {"honest": {"a": np.arange(8.0), "b": np.array([3, 2, 1, 0, 4, 5, 6, 7.0])},
+              "leaky": {"a": np.arange(8.0), "b": np.array([0, 1, 2, 3, 4, 5, 7, 6.0])}}
+    _, with_shared, table = loo.choose_by_others(scores, y)
+    kept, folds, _ = loo.choose_by_others(scores, y, keys=keys)
+    assert table["leaky"]["b"] > table["honest"]["b"] and with_shared[0].chosen == "leaky"
+    assert folds[0].chosen == "honest" and [f.dropped for f in folds] == [4, 4]
+    assert kept == "leaky"  # the shipped choice reads every dataset whole: nothing is left out then
+    with pytest.raises(ValueError, match="nothing to choose on without a: every other dataset's items are a's"):
+        loo.choose_by_others(scores, y, keys={"a": keys["a"], "b": keys["a"]})
+
+
 def test_select_takes_the_best_mean_left_out_correlation():
     rng = np.random.default_rng(2)
     x = [rng.normal(size=(60, 3)) for _ in range(3)]
@@ -100,20 +138,24 @@ def test_choose_by_others_ranks_a_candidate_undefined_somewhere_last():
 
 
 def test_loo_table_shows_each_fold_beside_its_best_baseline():
-    from simpeval.learning.report import folds_record, loo_table, replace_section
+    from simpeval.learning.report import folds_from_record, folds_record, loo_table, replace_section
 
     folds = [loo.Fold("simplicity-da", 600, 0.25, {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}, "epoch 3"),
              loo.Fold("structural-simplicity", 1750, 0.39, {"sari": float("nan"), "fkgl": -0.3, "compression": -0.72})]
     lines = loo_table([("siera", folds)])
-    assert lines[2] == ("| siera | simplicity-da | 600 | epoch 3 | +0.250 | -0.100 | +0.050 | +0.240 | sari 0.240 | yes |")
-    assert lines[3] == ("| siera | structural-simplicity | 1750 | - | +0.390 | -0.300 | -0.720 | n/a | compression 0.720 | "
-                        "no (-0.330) |")
+    assert lines[2] == ("| siera | simplicity-da | 600 | 0 | epoch 3 | +0.250 | -0.100 | +0.050 | +0.240 | sari 0.240 | "
+                        "yes |")
+    assert lines[3] == ("| siera | structural-simplicity | 1750 | 0 | - | +0.390 | -0.300 | -0.720 | n/a | "
+                        "compression 0.720 | no (-0.330) |")
     assert lines[1].count("---") == lines[0].count("|") - 1
     wrong_sign = loo.Fold("simpeval-past", 2200, -0.5, {"fkgl": 0.2})  # a learned metric's sign is fixed
     assert loo_table([("x", [wrong_sign])])[2].endswith("| fkgl 0.200 | no (-0.700) |")
     assert lines[-1] == "- `siera`: mean left-out r +0.320 over 2 datasets."
     assert folds_record(folds)[0] == {"left_out": "simplicity-da", "n": 600, "r": 0.25, "chosen": "epoch 3",
-                                      "baselines": {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}}
+                                      "dropped": 0, "baselines": {"fkgl": -0.1, "compression": 0.05, "sari": 0.24}}
+    shared = loo.Fold("simplicity-da", 600, 0.25, {"sari": 0.24}, "epoch 3", dropped=63)
+    assert loo_table([("x", [shared])])[2].startswith("| x | simplicity-da | 600 | 63 | epoch 3 |")
+    assert folds_from_record(folds_record([shared])) == [shared]
     card = "# Card\n\n## A\nold\n\n## B\nkeep\n"
     assert replace_section(card, "A", "new") == "# Card\n\n## A\nnew\n\n## B\nkeep\n"
     assert replace_section(card, "C", "added") == card + "\n## C\nadded\n"

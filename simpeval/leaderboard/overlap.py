@@ -3,7 +3,7 @@
 A metric's ``trained_on`` names the datasets its weights saw. Naming is not enough to keep
 training-set numbers off the leaderboard: WIKI-DA is Simplicity-DA minus some originals, so a
 metric trained on Simplicity-DA has seen every WIKI-DA item without naming it. Here each item is
-reduced to a digest of its whitespace-normalised ``(source, output)`` pair, and a column dataset
+reduced to a digest of its whitespace-normalised ``(source, output)`` pair (:mod:`simpeval.itemkeys`), and a column dataset
 *overlaps* a training dataset when some of its items' digests are among the training dataset's.
 Hashing keeps this cheap (a few thousand digests per dataset, set lookups).
 
@@ -15,13 +15,13 @@ is reported as such.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.itemkeys import digest, pair_keys
 
 if TYPE_CHECKING:
     from simpeval.registry import Registry
@@ -43,16 +43,6 @@ class Overlap:
                 f"({self.shared_sources}/{self.sources} of its sources)")
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.split())
-
-
-def digest(*texts: str) -> bytes:
-    """A 16-byte digest of whitespace-normalised texts (a pair, or a single source)."""
-    joined = "\x1f".join(_normalise(t) for t in texts)
-    return hashlib.blake2b(joined.encode("utf-8"), digest_size=16).digest()
-
-
 @dataclass(frozen=True)
 class Items:
     """A dataset reduced to digests: one per item's (source, output) pair, and its distinct sources."""
@@ -62,8 +52,7 @@ class Items:
 
     @classmethod
     def of(cls, sources: Sequence[str], outputs: Sequence[str]) -> Items:
-        return cls(tuple(digest(s, o) for s, o in zip(sources, outputs, strict=True)),
-                   frozenset(digest(s) for s in sources))
+        return cls(pair_keys(sources, outputs), frozenset(digest(s) for s in sources))
 
 
 def measure(name: str, items: Items, training: str, seen: Items) -> Overlap:

@@ -43,9 +43,10 @@ class Judge:
         return [s.name for s in self.sets]
 
     def choose(self, scores: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[str, list[Fold], dict]:
-        """:func:`~simpeval.learning.loo.choose_by_others` over candidate -> dataset -> per-output score."""
+        """:func:`~simpeval.learning.loo.choose_by_others` over candidate -> dataset -> per-output score (each
+        fold's choice never reads the items the other datasets share with the one it leaves out)."""
         arrays = {c: {n: np.asarray(per[n], dtype=float) for n in self.labels} for c, per in scores.items()}
-        return choose_by_others(arrays, self.labels, self.baselines)
+        return choose_by_others(arrays, self.labels, self.baselines, {s.name: s.keys for s in self.sets})
 
 
 def load_judge(data_dir: Path, names: Sequence[str] = DEFAULT_DATASETS, aspect: str = "simplicity") -> Judge:

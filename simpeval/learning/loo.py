@@ -4,20 +4,26 @@ Cross-validation inside one dataset rewards learning that dataset's systems and 
 what a metric is for is ranking outputs of *other* systems rated under *other* protocols. So
 models are selected, and reported, by their correlation on a dataset they never saw, next to the
 simple baselines (FKGL, compression ratio, SARI) on the same dataset. Pure numpy; no I/O.
+
+Rated datasets share items (the same output of the same source, rated under two protocols). Given
+each item's key (:func:`simpeval.itemkeys.pair_keys`), a fold never trains or chooses on an item of
+the dataset it leaves out: those rows are dropped from the other datasets for that fold, and the
+fold records how many (:attr:`Fold.dropped`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 __all__ = ["Fold", "Ridge", "choose_by_others", "expand", "fit_ridge", "leave_one_out", "mean_r", "pearson",
-           "ridge_candidates", "select", "single_feature_candidates"]
+           "ridge_candidates", "select", "single_feature_candidates", "unseen"]
 
 Fit = Callable[[np.ndarray, np.ndarray], object]
 Predict = Callable[[object, np.ndarray], np.ndarray]
+Keys = Sequence[Hashable]
 
 
 def pearson(x: np.ndarray, y: np.ndarray) -> float:
@@ -43,6 +49,7 @@ class Fold:
     r: float
     baselines: dict[str, float]
     chosen: str = ""  # the candidate this fold's r belongs to, where each fold chooses its own
+    dropped: int = 0  # rows of the other datasets left out of this fold's training (or choice): items of this one
 
     @property
     def best_baseline(self) -> tuple[str, float]:
@@ -55,22 +62,35 @@ class Fold:
         return abs(self.r) >= abs(self.best_baseline[1])
 
 
+def unseen(keys: Keys, left_out: Keys) -> np.ndarray:
+    """A boolean mask over ``keys``: True where the item is not one of ``left_out``'s items."""
+    held = set(left_out)
+    return np.fromiter((key not in held for key in keys), dtype=bool, count=len(keys))
+
+
 def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
-                  fit: Fit, predict: Predict, baselines: Sequence[Mapping[str, np.ndarray]] = ()) -> list[Fold]:
+                  fit: Fit, predict: Predict, baselines: Sequence[Mapping[str, np.ndarray]] = (),
+                  keys: Sequence[Keys] = ()) -> list[Fold]:
     """For each dataset i: fit on the others' rows, correlate the prediction with dataset i's labels.
 
     :param features: one ``rows x k`` matrix per dataset; :param labels: per dataset, z-scored.
     :param baselines: per dataset, ``{name: per-row baseline score}`` correlated with the same labels.
+    :param keys: per dataset, one key per row; rows of the other datasets whose key is among dataset
+        i's are not trained on in fold i (none given: every row is).
     """
     if len(features) < 2:
         raise ValueError("leave-one-dataset-out needs at least two datasets")
     folds = []
     for i, name in enumerate(names):
         rest = [j for j in range(len(names)) if j != i]
-        model = fit(np.vstack([features[j] for j in rest]), np.concatenate([labels[j] for j in rest]))
+        masks = [unseen(keys[j], keys[i]) if keys else np.ones(len(labels[j]), bool) for j in rest]
+        if not any(m.any() for m in masks):
+            raise ValueError(f"nothing to train on without {name}: every other dataset's items are {name}'s")
+        model = fit(np.vstack([features[j][m] for j, m in zip(rest, masks)]),
+                    np.concatenate([labels[j][m] for j, m in zip(rest, masks)]))
         r = pearson(predict(model, features[i]), labels[i])
         base = {k: pearson(v, labels[i]) for k, v in (baselines[i] if baselines else {}).items()}
-        folds.append(Fold(name, len(labels[i]), r, base))
+        folds.append(Fold(name, len(labels[i]), r, base, dropped=int(sum((~m).sum() for m in masks))))
     return folds
 
 
@@ -79,9 +99,9 @@ def mean_r(folds: Sequence[Fold]) -> float:
 
 
 def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, names,
-           baselines=()) -> tuple[str, dict[str, list[Fold]]]:
+           baselines=(), keys: Sequence[Keys] = ()) -> tuple[str, dict[str, list[Fold]]]:
     """The candidate with the highest mean left-out correlation, and every candidate's folds."""
-    tables = {key: leave_one_out(features, labels, names, fit, predict, baselines)
+    tables = {key: leave_one_out(features, labels, names, fit, predict, baselines, keys)
               for key, (fit, predict) in candidates.items()}
     # a candidate undefined on some fold (a feature constant in the training data: NaN) never wins
     return max(tables, key=lambda key: np.nan_to_num(mean_r(tables[key]), nan=-np.inf)), tables
@@ -89,6 +109,7 @@ def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, name
 
 def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, np.ndarray],
                      baselines: Mapping[str, Mapping[str, np.ndarray]] | None = None,
+                     keys: Mapping[str, Keys] | None = None,
                      ) -> tuple[str, list[Fold], dict[str, dict[str, float]]]:
     """Leave-one-dataset-out for candidates trained without any rated data (SIERA, SLE).
 
@@ -99,6 +120,8 @@ def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Map
 
     :param scores: candidate -> dataset -> per-item score (aligned with ``labels[dataset]``).
     :param labels: dataset -> z-scored labels; :param baselines: dataset -> {name: per-item score}.
+    :param keys: dataset -> one key per item; the choice for a left-out dataset reads the other
+        datasets without the items they share with it (none given: all of them).
     :returns: ``(kept candidate, one fold per dataset, candidate -> dataset -> r)``.
     """
     names = list(labels)
@@ -108,16 +131,21 @@ def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Map
         raise ValueError("no candidate to choose from")
     table = {c: {n: pearson(per[n], labels[n]) for n in names} for c, per in scores.items()}
 
-    def best(among: Sequence[str]) -> str:  # NaN-safe: a candidate undefined somewhere ranks last
-        means = {c: float(np.mean([table[c][n] for n in among])) for c in table}
+    def best(r: Callable[[str, str], float], among: Sequence[str]) -> str:  # NaN-safe: undefined ranks last
+        means = {c: float(np.mean([r(c, n) for n in among])) for c in table}
         return max(table, key=lambda c: means[c] if np.isfinite(means[c]) else -np.inf)
 
     folds = []
     for name in names:
-        chosen = best([n for n in names if n != name])
+        others = [n for n in names if n != name]
+        masks = {n: unseen(keys[n], keys[name]) if keys else np.ones(len(labels[n]), bool) for n in others}
+        if not any(m.any() for m in masks.values()):
+            raise ValueError(f"nothing to choose on without {name}: every other dataset's items are {name}'s")
+        chosen = best(lambda c, n: pearson(scores[c][n][masks[n]], labels[n][masks[n]]), others)
         base = {k: pearson(v, labels[name]) for k, v in (baselines or {}).get(name, {}).items()}
-        folds.append(Fold(name, len(labels[name]), table[chosen][name], base, chosen))
-    return best(names), folds, table
+        folds.append(Fold(name, len(labels[name]), table[chosen][name], base, chosen,
+                          int(sum((~m).sum() for m in masks.values()))))
+    return best(lambda c, n: table[c][n], names), folds, table
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,14 @@ class RatedSet:
     def __len__(self) -> int:
         return len(self.outputs)
 
+    @property
+    def keys(self) -> tuple[bytes, ...]:
+        """Each item's identity across datasets (:func:`simpeval.itemkeys.pair_keys`): which items another
+        dataset shares with this one, so a fold leaving this one out does not train on them."""
+        from simpeval.itemkeys import pair_keys
+
+        return pair_keys(self.sources, self.outputs)
+
 
 def zscore(values: np.ndarray) -> np.ndarray:
     """``(x - mean) / std`` of one dataset's labels (all zero when they do not vary)."""

@@ -16,10 +16,11 @@ from simpeval.learning.loo import Fold, mean_r
 
 __all__ = ["HEADER", "folds_from_record", "folds_record", "loo_table", "replace_section", "write_card_section"]
 
-HEADER = ("| trainer | left-out dataset | n | chosen | r | FKGL r | compression r | SARI r | best baseline abs(r) | "
-          "r >= best? |")
+HEADER = ("| trainer | left-out dataset | n | shared rows not trained on | chosen | r | FKGL r | compression r | SARI r | "
+          "best baseline abs(r) | r >= best? |")
 """The learned metric's r is signed (its direction is fixed: higher means simpler, so a negative r on a
-dataset is a failure there); a baseline counts by its absolute r (its sign can be flipped by hand)."""
+dataset is a failure there); a baseline counts by its absolute r (its sign can be flipped by hand).
+"Shared rows": rows of the other datasets that are items of the left-out one, kept out of that fold."""
 
 
 def _signed(value: float) -> str:
@@ -30,8 +31,8 @@ def _row(label: str, fold: Fold) -> str:
     name, value = fold.best_baseline if fold.baselines else ("none", float("nan"))
     verdict = "yes" if fold.r >= abs(value) else f"no ({fold.r - abs(value):+.3f})"
     baselines = " | ".join(_signed(fold.baselines.get(b, float("nan"))) for b in NAMES)
-    return (f"| {label} | {fold.left_out} | {fold.n} | {fold.chosen or '-'} | {_signed(fold.r)} | {baselines} | "
-            f"{name} {abs(value):.3f} | {verdict} |")
+    return (f"| {label} | {fold.left_out} | {fold.n} | {fold.dropped} | {fold.chosen or '-'} | {_signed(fold.r)} | "
+            f"{baselines} | {name} {abs(value):.3f} | {verdict} |")
 
 
 def loo_table(results: Sequence[tuple[str, Sequence[Fold]]]) -> list[str]:
@@ -45,12 +46,13 @@ def loo_table(results: Sequence[tuple[str, Sequence[Fold]]]) -> list[str]:
 def folds_record(folds: Sequence[Fold]) -> list[dict]:
     """The folds as a checkpoint's training record stores them (JSON, rounded to 4 decimals)."""
     return [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4), **({"chosen": f.chosen} if f.chosen else {}),
-             "baselines": {k: round(v, 4) for k, v in f.baselines.items()}} for f in folds]
+             "dropped": f.dropped, "baselines": {k: round(v, 4) for k, v in f.baselines.items()}} for f in folds]
 
 
 def folds_from_record(record: Sequence[dict]) -> list[Fold]:
     """The folds :func:`folds_record` stored (a card is rewritten from a checkpoint's record)."""
-    return [Fold(f["left_out"], f["n"], f["r"], dict(f["baselines"]), f.get("chosen", "")) for f in record]
+    return [Fold(f["left_out"], f["n"], f["r"], dict(f["baselines"]), f.get("chosen", ""), f.get("dropped", 0))
+            for f in record]
 
 
 def replace_section(text: str, heading: str, section: str) -> str:

@@ -5,7 +5,8 @@ examples with its own references. For every dataset left out, a head is trained 
 ``max_epochs`` epochs and its correlation on the left-out dataset is read after each epoch; the
 number of epochs (and the seed) with the best mean left-out correlation is chosen, and the shipped
 head is trained on every dataset for that many epochs. No split of one dataset is ever used, and
-SimpEval_2022 is refused (test data).
+SimpEval_2022 is refused (test data). A fold does not train on the other datasets' examples that are
+items of the dataset it leaves out (the same lower-cased source and output, rated twice).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from simpeval.learning.loo import Fold, pearson
+from simpeval.itemkeys import pair_keys
+from simpeval.learning.loo import Fold, pearson, unseen
 from simpeval.learning.rated import LABELS, RatedSet
 from simpeval_lens.data import Example, make_example
 from simpeval_lens.losses import max_over_references
@@ -101,11 +103,14 @@ def _leave_one_dataset_out(config, examples, settings, seeds, baselines, log, ru
     start = time.perf_counter()
     names = list(examples)
     features = {name: featurize(config.encoder, examples[name], run=run) for name in names}
+    keys = {name: pair_keys([e.source for e in examples[name]], [e.output for e in examples[name]]) for name in names}
+    training = {held: [e for n in names if n != held for e, new in zip(examples[n], unseen(keys[n], keys[held])) if new]
+                for held in names}
     curves: dict[int, dict[str, list[float]]] = {}
     for seed in seeds:
         curves[seed] = {}
         for held in names:
-            train_set = featurize(config.encoder, [e for n in names if n != held for e in examples[n]], run=run)
+            train_set = featurize(config.encoder, training[held], run=run)
             _, curve = train_epochs(config, train_set, replace(settings, seed=seed), settings.max_epochs,
                                     {held: features[held]})
             curves[seed][held] = curve[held]
@@ -114,7 +119,8 @@ def _leave_one_dataset_out(config, examples, settings, seeds, baselines, log, ru
             for seed in seeds for e in range(settings.max_epochs)}
     seed, epoch = max(mean, key=mean.get)
     folds = [Fold(n, len(examples[n]), curves[seed][n][epoch],
-                  {k: pearson(v, features[n].target.numpy()) for k, v in baselines.get(n, {}).items()})
+                  {k: pearson(v, features[n].target.numpy()) for k, v in baselines.get(n, {}).items()},
+                  dropped=sum(len(examples[o]) for o in names if o != n) - len(training[n]))
              for n in names]
     everything = featurize(config.encoder, [e for n in names for e in examples[n]], run=run)
     model, _ = train_epochs(config, everything, replace(settings, seed=seed), epoch + 1)

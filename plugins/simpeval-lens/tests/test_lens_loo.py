@@ -1,4 +1,5 @@
-"""lens-mini's trainer: each left-out r is that of a head trained without the left-out dataset."""
+"""lens-mini's trainer: each left-out r is that of a head trained without the left-out dataset (its items
+rated again by another dataset included)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from simpeval.learning.report import loo_table
 
 @pytest.fixture()
 def datasets(examples):
-    """The hand-written examples as two made-up rated datasets (one per half of the originals)."""
-    return {"set-a": examples[:6], "set-b": examples[6:]}
+    """The hand-written examples as two made-up rated datasets (one per half of the originals); set-b rates
+    one of set-a's outputs again (a shared item, as real rated datasets have)."""
+    return {"set-a": examples[:6], "set-b": [*examples[6:], replace(examples[0], target=0.7)]}
 
 
 def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, datasets):
@@ -34,7 +36,10 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
         means = {(s, e): np.mean([c[e] for c in result.curves[s].values()]) for s in (0, 1) for e in range(3)}
         assert means[result.seed, result.epochs - 1] == max(means.values())
         for fold in result.folds:
-            other = [e for n, ex in datasets.items() if n != fold.left_out for e in ex]
+            held_pairs = {(e.source, e.output) for e in datasets[fold.left_out]}
+            other = [e for n, ex in datasets.items() if n != fold.left_out for e in ex
+                     if (e.source, e.output) not in held_pairs]
+            assert fold.dropped == 1 and len(other) == 10 - len(datasets[fold.left_out])
             torch.manual_seed(123)  # train_epochs seeds itself: the same head whatever came before
             model, _ = train_epochs(config, featurize(tiny_encoder, other, run=run), replace(settings, seed=result.seed),
                                     result.epochs)
@@ -44,4 +49,4 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
             compression = baselines[fold.left_out]["compression"]
             assert fold.baselines["compression"] == pytest.approx(np.corrcoef(compression, held.target.numpy())[0, 1])
     row = loo_table([("lens-mini", result.folds)])[2]
-    assert row.startswith(f"| lens-mini | set-a | 6 | - | {result.folds[0].r:+.3f} |")
+    assert row.startswith(f"| lens-mini | set-a | 6 | 1 | - | {result.folds[0].r:+.3f} |")

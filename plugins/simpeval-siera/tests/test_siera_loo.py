@@ -16,11 +16,13 @@ from simpeval_siera.plugin import Siera
 
 
 def synthetic_judge(seed: int = 0) -> Judge:
-    """Three made-up rated sets over the test sentences: a simplification rated above a copy and a complication."""
+    """Three made-up rated sets, each over two of the test sentences (rated datasets hold different items):
+    a simplification rated above a copy and a complication."""
     rng = np.random.default_rng(seed)
     sets = []
-    for name in ("set-a", "set-b", "set-c"):
-        rows = [row for hard, easy in SENTENCES for row in ((hard, easy, 1.0), (hard, hard, 0.0), (easy, hard, -1.0))]
+    for k, name in enumerate(("set-a", "set-b", "set-c")):
+        rows = [row for hard, easy in SENTENCES[k::3]
+                for row in ((hard, easy, 1.0), (hard, hard, 0.0), (easy, easy, 0.0), (easy, hard, -1.0))]
         labels = zscore(np.array([gain + rng.normal() for _, _, gain in rows]))
         sets.append(RatedSet(name, tuple(r[0] for r in rows), tuple(r[1] for r in rows),
                              tuple((r[1],) for r in rows), {"simplicity": labels}))
@@ -76,7 +78,7 @@ def test_each_left_out_row_uses_the_epoch_chosen_on_the_others(chosen):
         assert fold["baselines"]["fkgl"] == pytest.approx(np.corrcoef(fkgl, judge.labels[fold["left_out"]])[0, 1],
                                                           abs=1e-4)
     first = record["leave_one_dataset_out"][0]
-    assert f"| siera | set-a | 18 | {first['chosen']} | {first['r']:+.3f} |" in (output / "MODEL_CARD.md").read_text()
+    assert f"| siera | set-a | 8 | 0 | {first['chosen']} | {first['r']:+.3f} |" in (output / "MODEL_CARD.md").read_text()
 
 
 def test_the_trainer_refuses_to_choose_on_test_data(sentences, tmp_path):

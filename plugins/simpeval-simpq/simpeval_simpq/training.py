@@ -8,7 +8,8 @@ Simplicity-DA), and simpq reports meaning and fluency as sub-scores of their own
 simplicity is the part those do not explain. SimpEval_past's single overall rating measures none
 of the three and is not trained on. Candidates: a ridge on every feature of the variant per
 penalty, and each feature alone; the one with the best mean correlation on the dataset left out
-is refitted on every dataset. Nothing reads SimpEval_2022.
+is refitted on every dataset (a fold never fits on the items the other dataset shares with the one
+it leaves out). Nothing reads SimpEval_2022.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 
 from simpeval.learning import loo
 from simpeval.learning.rated import RatedSet, zscore
+from simpeval.learning.report import folds_record
 from simpeval.run import Run
 from simpeval_simpq.features import GROUPS, baseline_scores, cescore_available, columns, matrix
 from simpeval_simpq.model import ASPECTS, VARIANTS, AspectModel, variant_key
@@ -109,7 +111,7 @@ def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.n
     y = [labels for _, labels in pairs]
     base = [baseline_scores(matrices[n]) for n in names]
     candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(used)}
-    chosen, tables = loo.select(candidates, x, y, names, base)
+    chosen, tables = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])
     fitted = candidates[chosen][0](np.vstack(x), np.concatenate(y))
     return AspectResult(aspect, chosen, tables, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
 
@@ -135,9 +137,7 @@ def training_record(results: dict[str, dict[str, AspectResult]]) -> dict:
             aspect: {
                 "labels": {f.left_out: label_text(aspect, f.left_out) for f in r.folds},
                 "selected": r.chosen,
-                "leave_one_dataset_out": [{"left_out": f.left_out, "n": f.n, "r": round(f.r, 4),
-                                           "baselines": {k: round(v, 4) for k, v in f.baselines.items()}}
-                                          for f in r.folds],
+                "leave_one_dataset_out": folds_record(r.folds),
             } for aspect, r in variant.items()
         } for key, variant in results.items()
     }
