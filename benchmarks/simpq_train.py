@@ -69,14 +69,14 @@ def label_table(sets, matrices) -> list[str]:
 def loo_lines(results) -> list[str]:
     from simpeval_simpq.training import label_text
 
-    lines = ["| aspect | left-out dataset (label) | n | shared rows not fitted on | simpq r | FKGL r | compression r | "
-             "SARI r | best baseline | simpq >= best? |", "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| aspect | left-out dataset (label) | n | shared rows not fitted on | chosen on the other dataset | simpq r | "
+             "FKGL r | compression r | SARI r | best baseline | simpq >= best? |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for aspect, result in results.items():
         for fold in result.folds:
             name, value = fold.best_baseline
             b = fold.baselines
             lines.append(f"| {aspect} | {fold.left_out} ({label_text(aspect, fold.left_out)}) | {fold.n} | {fold.dropped} | "
-                         f"{fold.r:+.3f} | "
+                         f"{fold.chosen} | {fold.r:+.3f} | "
                          f"{b['fkgl']:+.3f} | {b['compression']:+.3f} | {b['sari']:+.3f} | {name} {abs(value):.3f} | "
                          f"{verdict(fold)} |")
     return lines
@@ -88,7 +88,8 @@ def verdict(fold) -> str:
 
 
 def variant_lines(results) -> list[str]:
-    """Per aspect and left-out dataset: every variant's r (its chosen candidate) beside the best baseline."""
+    """Per aspect and left-out dataset: every variant's r (the candidate chosen on the other dataset) beside the
+    best baseline, and each variant's kept candidates."""
     keys = list(results)
     lines = ["| aspect | left out | " + " | ".join(f"{k} r" for k in keys) + " | best baseline |",
              "|---|---|" + "---|" * (len(keys) + 1)]
@@ -98,7 +99,7 @@ def variant_lines(results) -> list[str]:
             name, value = fold.best_baseline
             cells = [f"{results[k][aspect].folds[i].r:+.3f}" for k in keys]
             lines.append(f"| {aspect} | {fold.left_out} | " + " | ".join(cells) + f" | {name} {value:+.3f} |")
-    lines.append("| chosen | | " + " | ".join("; ".join(f"{a}: {r.chosen}" for a, r in results[k].items())
+    lines.append("| kept | | " + " | ".join("; ".join(f"{a}: {r.chosen}" for a, r in results[k].items())
                                              for k in keys) + " | |")
     return lines
 
@@ -131,13 +132,15 @@ def as_rated_lines(data_dir: Path, cache: Path | None) -> tuple[list[str], list[
     names = [s.name for s, _ in pairs]
     x = [matrices[n] for n in names]
     candidates = {**loo.ridge_candidates(ALPHAS), **loo.single_feature_candidates(columns(groups))}
-    chosen, tables = loo.select(candidates, x, [y for _, y in pairs], names, [baseline_scores(m) for m in x],
-                                [s.keys for s, _ in pairs])
-    lines = ["| left out (raw simplicity label) | n | r | best baseline | >= best? |", "|---|---|---|---|---|"]
-    for fold in tables[chosen]:
+    selection = loo.select(candidates, x, [y for _, y in pairs], names, [baseline_scores(m) for m in x],
+                           [s.keys for s, _ in pairs])
+    lines = ["| left out (raw simplicity label) | n | chosen on the others | r | best baseline | >= best? |",
+             "|---|---|---|---|---|---|"]
+    for fold in selection.folds:
         name, value = fold.best_baseline
-        lines.append(f"| {fold.left_out} | {fold.n} | {fold.r:+.3f} | {name} {value:+.3f} | {verdict(fold)} |")
-    return lines, [chosen]
+        lines.append(f"| {fold.left_out} | {fold.n} | {fold.chosen} | {fold.r:+.3f} | {name} {value:+.3f} | "
+                     f"{verdict(fold)} |")
+    return lines, [selection.chosen]
 
 
 def test_set_lines(data_dir: Path, variants) -> list[str]:
@@ -236,17 +239,20 @@ def main() -> None:
         "definition it replaced is shown below for comparison, not chosen between.", "",
         "## The labels, per dataset (Pearson r)", *label_table(sets, matrices), "",
         f"## Leave-one-dataset-out, features {DEFAULT_VARIANT} (what `-m simpq` reads with simpeval-cescore installed)",
+        "Each row: the candidate chosen on the *other* dataset (its left-out r there), fitted without the dataset "
+        "left out, and its r on it; the shipped candidate, fitted on both, is the one with the best mean left-out r "
+        "(table further down), whose own rows were read to choose it.", "",
         *loo_lines(results), "",
         *why_simplicity(results, sets, matrices), "",
         "Beats the best single baseline on: " + ", ".join(f"{a} {beats[a]} of {len(r.folds)}" for a, r in results.items())
         + " left-out datasets.", "",
-        "## Every feature variant on the dataset left out (Pearson r of each variant's chosen candidate)",
+        "## Every feature variant on the dataset left out (Pearson r of the candidate chosen on the other dataset)",
         *variant_lines(variants), "",
         f"## Mean left-out correlation per candidate, features {DEFAULT_VARIANT} (the selection; chosen in bold)",
         *candidate_lines(results), "",
         "## For comparison: simplicity as rated (the definition replaced)",
         f"The raw simplicity label of all three datasets (SimpEval_past: its overall rating), features "
-        f"{DEFAULT_VARIANT}, chosen the same way ({as_rated_choice}):", "", *as_rated, "",
+        f"{DEFAULT_VARIANT}, chosen the same way (kept: {as_rated_choice}):", "", *as_rated, "",
         "## SimpEval_2022 (test data, scored once after selection; its only label: simplicity as rated)", *test, "",
         "## Model",
         "Per variant and aspect, the chosen candidate: a ridge regression on the variant's standardised features, "

@@ -42,11 +42,29 @@ def test_a_fold_never_trains_on_the_items_other_datasets_share_with_the_one_it_l
     folds = loo.leave_one_out(x, y, ["a", "b", "c"], fit, lambda m, f: m.predict(f), keys=keys)
     assert [f.dropped for f in folds] == [5, 7, 2] and fitted_rows == [55, 53, 58]
     assert loo.unseen(["p", "q", "r"], {"q"}).tolist() == [True, False, True]
-    chosen, tables = loo.select(loo.ridge_candidates([0.0]), x, y, ["a", "b", "c"], keys=keys)
-    assert [f.dropped for f in tables[chosen]] == [5, 7, 2]
+    selection = loo.select(loo.ridge_candidates([0.0]), x, y, ["a", "b", "c"], keys=keys)
+    assert [f.dropped for f in selection.tables[selection.chosen]] == [5, 7, 2]
+    assert [f.dropped for f in selection.folds] == [5, 7, 2]
     assert [f.dropped for f in loo.leave_one_out(x, y, ["a", "b", "c"], fit, lambda m, f: m.predict(f))] == [0, 0, 0]
     with pytest.raises(ValueError, match="nothing to train on without a: every other dataset.s items are a.s"):
         loo.leave_one_out(x[:2], y[:2], ["a", "b"], fit, lambda m, f: m.predict(f), keys=[keys[0], keys[0]])
+
+
+def test_select_reports_each_dataset_with_the_candidate_chosen_on_the_others():
+    # "b" alone rewards the second feature: its row must not be the candidate chosen because of b.
+    rng = np.random.default_rng(3)
+    x = [rng.normal(size=(80, 2)) for _ in range(3)]
+    y = [x[0][:, 0], x[1][:, 1], x[2][:, 0]]
+    candidates = loo.single_feature_candidates(["first", "second"])
+    selection = loo.select(candidates, x, y, ["a", "b", "c"], [{"x1": xi[:, 1]} for xi in x])
+    table = {c: {f.left_out: f.r for f in folds} for c, folds in selection.tables.items()}
+    for fold in selection.folds:
+        others = [n for n in "abc" if n != fold.left_out]
+        assert fold.chosen == max(table, key=lambda c: np.mean([table[c][n] for n in others]))
+        assert fold.r == pytest.approx(table[fold.chosen][fold.left_out])
+    assert [f.chosen for f in selection.folds] == ["only(first)", "only(first)", "only(first)"]
+    assert selection.folds[1].r < 0.2 and selection.folds[1].baselines["x1"] == pytest.approx(1.0)
+    assert selection.chosen == "only(first)"
 
 
 def test_choose_by_others_reads_the_other_datasets_without_the_left_out_ones_items():
@@ -68,8 +86,9 @@ def test_select_takes_the_best_mean_left_out_correlation():
     rng = np.random.default_rng(2)
     x = [rng.normal(size=(60, 3)) for _ in range(3)]
     y = [xi[:, 0] + rng.normal(size=60) * 2 for xi in x]
-    chosen, tables = loo.select(loo.ridge_candidates([0.0, 1e6]), x, y, ["a", "b", "c"])
-    assert chosen == max(tables, key=lambda k: loo.mean_r(tables[k]))
+    selection = loo.select(loo.ridge_candidates([0.0, 1e6]), x, y, ["a", "b", "c"])
+    tables = selection.tables
+    assert selection.chosen == max(tables, key=lambda k: loo.mean_r(tables[k]))
     assert loo.pearson([1, 2, 3], [2, 4, 7]) == pytest.approx(0.9933, abs=1e-4)
     assert np.isnan(loo.pearson([1, 1, 1], [1, 2, 3]))
     assert loo.pearson([1, 2, float("nan"), 3], [2, 4, 100, 7]) == pytest.approx(0.9933, abs=1e-4)  # NaN items left out

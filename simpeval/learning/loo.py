@@ -18,8 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Fold", "Ridge", "choose_by_others", "expand", "fit_ridge", "leave_one_out", "mean_r", "pearson",
-           "ridge_candidates", "select", "single_feature_candidates", "unseen"]
+__all__ = ["Fold", "Ridge", "Selection", "choose_by_others", "expand", "fit_ridge", "leave_one_out",
+           "left_out_predictions", "mean_r", "pearson", "ridge_candidates", "select", "single_feature_candidates",
+           "unseen"]
 
 Fit = Callable[[np.ndarray, np.ndarray], object]
 Predict = Callable[[object, np.ndarray], np.ndarray]
@@ -68,6 +69,25 @@ def unseen(keys: Keys, left_out: Keys) -> np.ndarray:
     return np.fromiter((key not in held for key in keys), dtype=bool, count=len(keys))
 
 
+def left_out_predictions(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
+                         fit: Fit, predict: Predict, keys: Sequence[Keys] = ()) -> list[tuple[np.ndarray, int]]:
+    """For each dataset i: the prediction on its rows of a model fitted on the others' rows, and how many of
+    those rows were left out of the fit as items of dataset i (``keys``: per dataset, one key per row;
+    none given: every row is fitted on)."""
+    if len(features) < 2:
+        raise ValueError("leave-one-dataset-out needs at least two datasets")
+    predictions = []
+    for i, name in enumerate(names):
+        rest = [j for j in range(len(names)) if j != i]
+        masks = [unseen(keys[j], keys[i]) if keys else np.ones(len(labels[j]), bool) for j in rest]
+        if not any(m.any() for m in masks):
+            raise ValueError(f"nothing to train on without {name}: every other dataset's items are {name}'s")
+        model = fit(np.vstack([features[j][m] for j, m in zip(rest, masks)]),
+                    np.concatenate([labels[j][m] for j, m in zip(rest, masks)]))
+        predictions.append((predict(model, features[i]), int(sum((~m).sum() for m in masks))))
+    return predictions
+
+
 def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
                   fit: Fit, predict: Predict, baselines: Sequence[Mapping[str, np.ndarray]] = (),
                   keys: Sequence[Keys] = ()) -> list[Fold]:
@@ -78,45 +98,61 @@ def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], 
     :param keys: per dataset, one key per row; rows of the other datasets whose key is among dataset
         i's are not trained on in fold i (none given: every row is).
     """
-    if len(features) < 2:
-        raise ValueError("leave-one-dataset-out needs at least two datasets")
-    folds = []
-    for i, name in enumerate(names):
-        rest = [j for j in range(len(names)) if j != i]
-        masks = [unseen(keys[j], keys[i]) if keys else np.ones(len(labels[j]), bool) for j in rest]
-        if not any(m.any() for m in masks):
-            raise ValueError(f"nothing to train on without {name}: every other dataset's items are {name}'s")
-        model = fit(np.vstack([features[j][m] for j, m in zip(rest, masks)]),
-                    np.concatenate([labels[j][m] for j, m in zip(rest, masks)]))
-        r = pearson(predict(model, features[i]), labels[i])
-        base = {k: pearson(v, labels[i]) for k, v in (baselines[i] if baselines else {}).items()}
-        folds.append(Fold(name, len(labels[i]), r, base, dropped=int(sum((~m).sum() for m in masks))))
-    return folds
+    return _folds(names, labels, left_out_predictions(features, labels, names, fit, predict, keys), baselines)
+
+
+def _folds(names, labels, predictions, baselines) -> list[Fold]:
+    """One fold per dataset from its left-out predictions (:func:`left_out_predictions`)."""
+    return [Fold(name, len(labels[i]), pearson(predicted, labels[i]),
+                 {k: pearson(v, labels[i]) for k, v in (baselines[i] if baselines else {}).items()}, dropped=dropped)
+            for i, (name, (predicted, dropped)) in enumerate(zip(names, predictions))]
 
 
 def mean_r(folds: Sequence[Fold]) -> float:
     return float(np.mean([f.r for f in folds]))
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What :func:`select` chose.
+
+    ``chosen``: the candidate with the best mean left-out r (the one to ship); ``tables``: every
+    candidate's folds; ``folds``: the row to report per dataset, each with the candidate chosen on the
+    *other* datasets (:func:`choose_by_others`), since the kept candidate's own rows were read to choose
+    it and so overstate how it fares on a dataset nobody looked at.
+    """
+
+    chosen: str
+    tables: dict[str, list[Fold]]
+    folds: list[Fold]
+
+
 def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, names,
-           baselines=(), keys: Sequence[Keys] = ()) -> tuple[str, dict[str, list[Fold]]]:
-    """The candidate with the highest mean left-out correlation, and every candidate's folds."""
-    tables = {key: leave_one_out(features, labels, names, fit, predict, baselines, keys)
-              for key, (fit, predict) in candidates.items()}
-    # a candidate undefined on some fold (a feature constant in the training data: NaN) never wins
-    return max(tables, key=lambda key: np.nan_to_num(mean_r(tables[key]), nan=-np.inf)), tables
+           baselines=(), keys: Sequence[Keys] = ()) -> Selection:
+    """The candidate with the highest mean left-out correlation, every candidate's folds, and the rows
+    chosen on the other datasets. A candidate undefined on some fold (a feature constant in the
+    training data: NaN) never wins."""
+    predicted = {key: left_out_predictions(features, labels, names, fit, predict, keys)
+                 for key, (fit, predict) in candidates.items()}
+    tables = {key: _folds(names, labels, rows, baselines) for key, rows in predicted.items()}
+    scores = {key: {name: p for name, (p, _) in zip(names, rows)} for key, rows in predicted.items()}
+    kept, folds, _ = choose_by_others(scores, dict(zip(names, labels)), dict(zip(names, baselines)) if baselines else None,
+                                      dict(zip(names, keys)) if keys else None)
+    return Selection(kept, tables, folds)
 
 
 def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, np.ndarray],
                      baselines: Mapping[str, Mapping[str, np.ndarray]] | None = None,
                      keys: Mapping[str, Keys] | None = None,
                      ) -> tuple[str, list[Fold], dict[str, dict[str, float]]]:
-    """Leave-one-dataset-out for candidates trained without any rated data (SIERA, SLE).
+    """Each dataset's row with the candidate chosen on the *other* datasets, and the candidate to keep.
 
-    Such candidates (epochs, seeds, settings of one trainer) saw no rating, so "training on the
-    other datasets" is the choice itself: for each dataset, the candidate with the best mean r on
-    the *other* datasets is chosen and its r on the left-out one is reported. The candidate kept
-    for shipping is the one with the best mean r over all of them.
+    For each dataset, the candidate with the best mean r on the other datasets is chosen and its r
+    on the left-out one is reported, so no row's choice read that row's labels. The candidate kept
+    for shipping is the one with the best mean r over all of them. Candidates trained without any
+    rated data (SIERA's and SLE's epochs) score every dataset with one model; candidates fitted on
+    rated data (:func:`select`, lens-mini's seeds and epochs) score each dataset with the model
+    fitted without it.
 
     :param scores: candidate -> dataset -> per-item score (aligned with ``labels[dataset]``).
     :param labels: dataset -> z-scored labels; :param baselines: dataset -> {name: per-item score}.

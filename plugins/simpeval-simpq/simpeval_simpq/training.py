@@ -9,7 +9,8 @@ simplicity is the part those do not explain. SimpEval_past's single overall rati
 of the three and is not trained on. Candidates: a ridge on every feature of the variant per
 penalty, and each feature alone; the one with the best mean correlation on the dataset left out
 is refitted on every dataset (a fold never fits on the items the other dataset shares with the one
-it leaves out). Nothing reads SimpEval_2022.
+it leaves out). Each left-out dataset's reported row is the candidate chosen on the other dataset
+(:class:`simpeval.learning.loo.Selection`). Nothing reads SimpEval_2022.
 """
 
 from __future__ import annotations
@@ -67,12 +68,26 @@ def aspect_labels(sets: Sequence[RatedSet], aspect: str) -> list[tuple[RatedSet,
 @dataclass
 class AspectResult:
     aspect: str
-    chosen: str
-    tables: dict[str, list[loo.Fold]]
+    selection: loo.Selection
     model: AspectModel
 
     @property
+    def chosen(self) -> str:
+        """The candidate shipped: the best mean left-out r."""
+        return self.selection.chosen
+
+    @property
+    def tables(self) -> dict[str, list[loo.Fold]]:
+        return self.selection.tables
+
+    @property
     def folds(self) -> list[loo.Fold]:
+        """The rows to report: each left-out dataset with the candidate chosen on the other one."""
+        return self.selection.folds
+
+    @property
+    def kept_folds(self) -> list[loo.Fold]:
+        """The shipped candidate's own left-out rows (their mean is what the selection maximised)."""
         return self.tables[self.chosen]
 
 
@@ -111,9 +126,9 @@ def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.n
     y = [labels for _, labels in pairs]
     base = [baseline_scores(matrices[n]) for n in names]
     candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(used)}
-    chosen, tables = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])
-    fitted = candidates[chosen][0](np.vstack(x), np.concatenate(y))
-    return AspectResult(aspect, chosen, tables, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
+    selection = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])
+    fitted = candidates[selection.chosen][0](np.vstack(x), np.concatenate(y))
+    return AspectResult(aspect, selection, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
 
 
 def train(sets: Sequence[RatedSet], matrices: dict[str, np.ndarray], alphas: Sequence[float] = ALPHAS,
