@@ -5,7 +5,8 @@
 Runs the trainers' own selection (:func:`simpeval_lens.loo.leave_one_dataset_out`) on the frozen
 MiniLM encoder over simplicity-da, structural-simplicity and simpeval-past (never SimpEval_2022):
 for each dataset left out, a head trained on the other two, its correlation read after each epoch;
-seed and epochs chosen by the mean left-out correlation. Writes ``docs/reproduced/lens-loo.md``
+each row reports the seed and epochs chosen on the other datasets' left-out correlations, and the
+kept ones have the best mean over all three. Writes ``docs/reproduced/lens-loo.md``
 and the same table into ``plugins/simpeval-lens/simpeval_lens/checkpoints/MODEL_CARD.md``. The
 shipped lens-mini checkpoints are not replaced (their own held-out figures: learned-heldout.md).
 
@@ -81,13 +82,14 @@ def main() -> None:
             timings.append(f"{label} {result.seconds:.0f} s")
             curves = "; ".join(f"{n} " + " ".join(f"{r:+.3f}" for r in c) for n, c in result.curves[result.seed].items())
             summary.append(f"- `{label}` (`simpeval train {'lens' if variant == 'lens' else 'lens-cla'}`): seed "
-                           f"{result.seed}, {result.epochs} epochs chosen of {settings.max_epochs} x seeds "
-                           f"{list(SEEDS)}; left-out r by epoch: {curves}.")
+                           f"{result.seed}, {result.epochs} epochs kept (the best mean over all three) of "
+                           f"{settings.max_epochs} x seeds {list(SEEDS)}; left-out r by epoch: {curves}.")
     body = [
         "Each row: a head trained on the other two datasets (simplicity labels z-scored per dataset; frozen "
-        "MiniLM; lower-cased texts, references equal to the output dropped), Pearson r on the dataset left out at "
-        "the seed and epoch count chosen by the mean left-out r, beside the baselines on the same items "
-        "(SimpEval_2022 is never trained or selected on).", "",
+        "MiniLM; lower-cased texts, references equal to the output dropped; items of the left-out dataset never "
+        "trained on), Pearson r on the dataset left out with the seed and epochs chosen by the mean left-out r of "
+        "the *other* datasets, beside the baselines on the same items (SimpEval_2022 is never trained or "
+        "selected on).", "",
         *loo_table(results), "", *summary, "",
         f"Ran {time.perf_counter() - start:.0f} s ({', '.join(timings)}) on {threads} torch thread(s), "
         f"load average {os.getloadavg()[0]:.1f} at the end (shared 2-core machine).",

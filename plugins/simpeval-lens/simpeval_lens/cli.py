@@ -90,8 +90,9 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
     label = "lens-mini" if variant == "lens" else f"lens-cla-mini ({variant})"
     table = loo_table([(label, result.folds)])
     write_card_section(Path(output) / "MODEL_CARD.md", "Leave-one-dataset-out",
-                       "\n".join([f"Seed {result.seed} and {result.epochs} epochs chosen by the mean left-out Pearson r; "
-                                  "each row: a head trained on the other datasets, r on the one left out.", "", *table]))
+                       "\n".join([f"Seed {result.seed} and {result.epochs} epochs kept: the best mean left-out Pearson r; "
+                                  "each row: a head trained on the other datasets, r on the one left out with the "
+                                  "seed and epochs chosen on the other datasets.", "", *table]))
     click.echo("\n".join(table))
     click.echo(f"seed {result.seed}, {result.epochs} epochs kept; checkpoint and MODEL_CARD.md in {output}")
 

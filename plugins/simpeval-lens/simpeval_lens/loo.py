@@ -2,11 +2,14 @@
 
 Each rated dataset (:func:`simpeval.learning.rated.load_rated`: labels z-scored per dataset) gives
 examples with its own references. For every dataset left out, a head is trained on the others for
-``max_epochs`` epochs and its correlation on the left-out dataset is read after each epoch; the
-number of epochs (and the seed) with the best mean left-out correlation is chosen, and the shipped
-head is trained on every dataset for that many epochs. No split of one dataset is ever used, and
-SimpEval_2022 is refused (test data). A fold does not train on the other datasets' examples that are
-items of the dataset it leaves out (the same lower-cased source and output, rated twice).
+``max_epochs`` epochs and its predictions on the left-out dataset are kept after each epoch. Each
+(seed, epochs) is a candidate, judged like SIERA's and SLE's epochs
+(:func:`simpeval.learning.loo.choose_by_others`): a left-out dataset's row reports the candidate
+chosen on the *other* datasets' left-out correlations, so no row's choice read its own labels; the
+shipped head is trained on every dataset with the candidate of the best mean over all of them. No
+split of one dataset is ever used, and SimpEval_2022 is refused (test data). A fold does not train
+on, or choose by, the other datasets' examples that are items of the dataset it leaves out (the
+same lower-cased source and output, rated twice).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import numpy as np
 import torch
 
 from simpeval.itemkeys import pair_keys
-from simpeval.learning.loo import Fold, pearson, unseen
+from simpeval.learning.loo import Fold, choose_by_others, pearson, unseen
 from simpeval.learning.rated import LABELS, RatedSet
 from simpeval_lens.data import Example, make_example
 from simpeval_lens.losses import max_over_references
@@ -51,13 +54,13 @@ def scores(model: LensModel, features: Features) -> np.ndarray:
 
 
 def train_epochs(config: LensConfig, train_set: Features, settings: TrainSettings, epochs: int,
-                 watch: dict[str, Features] | None = None) -> tuple[LensModel, dict[str, list[float]]]:
-    """Train ``epochs`` epochs from ``settings.seed``; Pearson r on each watched set after every epoch."""
+                 watch: dict[str, Features] | None = None) -> tuple[LensModel, dict[str, list[np.ndarray]]]:
+    """Train ``epochs`` epochs from ``settings.seed``; each watched set's predictions after every epoch."""
     torch.manual_seed(settings.seed)
     model = LensModel(config)
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate)
     generator = torch.Generator().manual_seed(settings.seed)
-    curves: dict[str, list[float]] = {name: [] for name in (watch or {})}
+    predictions: dict[str, list[np.ndarray]] = {name: [] for name in (watch or {})}
     model.train()
     for _ in range(epochs):
         order = torch.randperm(len(train_set), generator=generator)
@@ -66,14 +69,15 @@ def train_epochs(config: LensConfig, train_set: Features, settings: TrainSetting
             batch_loss(model, train_set, order[begin : begin + settings.batch_size]).backward()
             optimizer.step()
         for name, features in (watch or {}).items():
-            curves[name].append(pearson(scores(model, features), features.target.numpy()))
+            predictions[name].append(scores(model, features))
     model.eval()
-    return model, curves
+    return model, predictions
 
 
 @dataclass
 class LooResult:
-    """The left-out curves per seed, the chosen (seed, epochs), its folds, and the final model."""
+    """The left-out curves per seed, the kept (seed, epochs), the folds (each with the candidate chosen on the
+    other datasets), and the final model."""
 
     curves: dict[int, dict[str, list[float]]]
     seed: int
@@ -81,6 +85,11 @@ class LooResult:
     folds: list[Fold]
     model: LensModel
     seconds: float
+
+
+def candidate(seed: int, epochs: int) -> str:
+    """A (seed, epochs) candidate's name in the folds and the training record."""
+    return f"seed {seed}, {epochs} epochs"
 
 
 def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Example]], settings: TrainSettings,
@@ -106,22 +115,22 @@ def _leave_one_dataset_out(config, examples, settings, seeds, baselines, log, ru
     keys = {name: pair_keys([e.source for e in examples[name]], [e.output for e in examples[name]]) for name in names}
     training = {held: [e for n in names if n != held for e, new in zip(examples[n], unseen(keys[n], keys[held])) if new]
                 for held in names}
+    labels = {name: features[name].target.numpy() for name in names}
     curves: dict[int, dict[str, list[float]]] = {}
+    left_out: dict[str, dict[str, np.ndarray]] = {}  # candidate -> dataset -> predictions of the head trained without it
     for seed in seeds:
         curves[seed] = {}
         for held in names:
             train_set = featurize(config.encoder, training[held], run=run)
-            _, curve = train_epochs(config, train_set, replace(settings, seed=seed), settings.max_epochs,
-                                    {held: features[held]})
-            curves[seed][held] = curve[held]
-            log(f"seed {seed}, {held} left out: r by epoch " + " ".join(f"{r:+.3f}" for r in curve[held]))
-    mean = {(seed, e): float(np.mean([curves[seed][n][e] for n in names]))
-            for seed in seeds for e in range(settings.max_epochs)}
-    seed, epoch = max(mean, key=mean.get)
-    folds = [Fold(n, len(examples[n]), curves[seed][n][epoch],
-                  {k: pearson(v, features[n].target.numpy()) for k, v in baselines.get(n, {}).items()},
-                  dropped=sum(len(examples[o]) for o in names if o != n) - len(training[n]))
-             for n in names]
+            _, predictions = train_epochs(config, train_set, replace(settings, seed=seed), settings.max_epochs,
+                                          {held: features[held]})
+            for epoch, predicted in enumerate(predictions[held], start=1):
+                left_out.setdefault(candidate(seed, epoch), {})[held] = predicted
+            curves[seed][held] = [pearson(p, labels[held]) for p in predictions[held]]
+            log(f"seed {seed}, {held} left out: r by epoch " + " ".join(f"{r:+.3f}" for r in curves[seed][held]))
+    # a fold's choice leaves out the same shared rows as its training (Fold.dropped counts them)
+    kept, folds, _ = choose_by_others(left_out, labels, baselines, keys)
+    seed, epochs = {candidate(s, e): (s, e) for s in seeds for e in range(1, settings.max_epochs + 1)}[kept]
     everything = featurize(config.encoder, [e for n in names for e in examples[n]], run=run)
-    model, _ = train_epochs(config, everything, replace(settings, seed=seed), epoch + 1)
-    return LooResult(curves, seed, epoch + 1, folds, model, time.perf_counter() - start)
+    model, _ = train_epochs(config, everything, replace(settings, seed=seed), epochs)
+    return LooResult(curves, seed, epochs, folds, model, time.perf_counter() - start)

@@ -15,7 +15,8 @@ def training_record(result, settings: TrainSettings, examples: dict[str, Sequenc
         "data": {name: {"outputs": len(ex), "label": LABELS["simplicity"][name]} for name, ex in examples.items()},
         "target": "the dataset's simplicity label, z-scored within the dataset; texts lower-cased; "
                   "references equal to the output left out",
-        "selection": "seed and epochs with the best mean leave-one-dataset-out Pearson r (no split of one dataset)",
+        "selection": "seed and epochs with the best mean leave-one-dataset-out Pearson r (no split of one dataset); "
+                     "each left-out row: the seed and epochs chosen on the other datasets",
         "settings": {"learning_rate": settings.learning_rate, "batch_size": settings.batch_size,
                      "max_epochs": settings.max_epochs},
         "selected": {"seed": result.seed, "epochs": result.epochs},

@@ -67,8 +67,9 @@ def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, 
     assert "simplicity-da: 600 outputs, structural-simplicity: 1750 outputs" in result.output
     training = json.loads((output / "lens_config.json").read_text())["training"]
     fold = training["leave_one_dataset_out"][1]
-    row = f"| structural-simplicity | 1750 | - | {fold['r']:+.3f} |"
+    row = f"| structural-simplicity | 1750 | {fold['dropped']} | {fold['chosen']} | "
     assert row in result.output and "| compression 0.72" in result.output  # the table, beside the best baseline
+    assert float(result.output.split(row)[1].split(" |")[0]) == pytest.approx(fold["r"], abs=6e-4)  # recorded to 4 places
     assert row in (output / "MODEL_CARD.md").read_text()
     assert json.loads((output / "lens_config.json").read_text())["variant"] == variant
     assert [f["left_out"] for f in training["leave_one_dataset_out"]] == ["simplicity-da", "structural-simplicity"]
