@@ -26,6 +26,7 @@ def train_simpq_command(data_dir, output, datasets, embeddings, feature_cache) -
     """Train simpq's three aspects; print each aspect's leave-one-dataset-out table beside the baselines."""
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.rated import check_trainable, load_rated
+    from simpeval.learning.report import loo_table
     from simpeval_simpq.model import save, to_json
     from simpeval_simpq.training import available_groups, featurize, train, training_record
 
@@ -37,13 +38,10 @@ def train_simpq_command(data_dir, output, datasets, embeddings, feature_cache) -
     results = train(sets, matrices, groups=groups)
     if not results:
         raise click.UsageError("no aspect is rated by two of these datasets: leave-one-dataset-out needs two")
-    for variant, aspects in results.items():
-        click.echo(f"features {variant}:")
-        for aspect, result in aspects.items():
-            click.echo(f"  {aspect}: {result.chosen}")
-            for fold in result.folds:
-                name, value = fold.best_baseline
-                click.echo(f"    left out {fold.left_out}: r {fold.r:+.3f}; best baseline {name} {value:+.3f}")
+    click.echo("\n".join(loo_table([(f"simpq-{aspect} ({variant})", result.folds)
+                                    for variant, aspects in results.items() for aspect, result in aspects.items()])))
+    click.echo("kept (the best mean left-out r, fitted on every dataset): " + "; ".join(
+        f"{variant} {aspect}: {result.chosen}" for variant, aspects in results.items() for aspect, result in aspects.items()))
     path = save(output, to_json({key: {a: r.model for a, r in aspects.items()} for key, aspects in results.items()},
                                 training_record(results)))
     click.echo(f"checkpoint in {path.parent}")

@@ -134,8 +134,11 @@ def test_train_command_writes_a_checkpoint_with_its_left_out_tables(tmp_path):
                                       "--feature-cache", str(tmp_path / "features.npz")])
     assert result.exit_code == 0, result.output
     # simplicity net of meaning and grammaticality: compression -0.348 (the raw expert label's is -0.721)
-    assert "left out structural-simplicity: r" in result.output and "best baseline compression -0.348" in result.output
     content = json.loads((tmp_path / "ckpt" / "simpq.json").read_text())
+    fold = content["training"]["base+cescore"]["simplicity"]["leave_one_dataset_out"][1]  # chosen on simplicity-da
+    row = f"| simpq-simplicity (base+cescore) | structural-simplicity | 1750 | {fold['dropped']} | {fold['chosen']} | "
+    assert row in result.output and "| compression 0.348 |" in result.output
+    assert "kept (the best mean left-out r, fitted on every dataset): base simplicity: " in result.output
     assert set(content["variants"]) == {"base", "base+cescore"}
     assert set(content["variants"]["base+cescore"]["aspects"]) == {"simplicity", "meaning", "fluency"}
     assert (tmp_path / "features.npz").is_file()
