@@ -227,7 +227,7 @@ def main() -> None:
     for aspect, result in results.items():
         cells = ", ".join(f"{f.left_out} r {f.r:+.2f} (best baseline {f.best_baseline[0]} {f.best_baseline[1]:+.2f})"
                           for f in result.folds)
-        headline.append(f"- {aspect}, on the dataset left out: {cells}.")
+        headline.append(f"- {aspect}, on the dataset left out (the candidate chosen on the other one): {cells}.")
     card = [
         "# simpq checkpoint", "", f"Written by `benchmarks/simpq_train.py` (`{COMMAND}`); do not edit by hand.", "",
         "## Headline", *headline, "",
