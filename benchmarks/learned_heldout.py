@@ -132,7 +132,8 @@ def main() -> None:
         "without the two ASSET-reference systems) of the shipped checkpoints, on every rated dataset outside the "
         "metric's `trained_on`, beside the simple baselines on the same items. n: the items scored (`sle-delta` has "
         "no score for an empty output: it has no sentence to read; such items are left out of its correlation). "
-        "Items shared with the metric's training data are whitespace-normalised (source, output) pairs also in a "
+        "Items shared with the metric's training data are (source, output) pairs (compared by their letters and "
+        "digits, case folded: the datasets tokenise and truecase shared outputs differently) also in a "
         "dataset of its `trained_on` (as the leaderboard marks them): the last three columns repeat the metric's r "
         f"and the best baseline without those items.{unread} "
         "simpq's own leave-one-dataset-out table: [simpq.md](simpq.md).", "", *table, "",

@@ -3,8 +3,8 @@
 A metric's ``trained_on`` names the datasets its weights saw. Naming is not enough to keep
 training-set numbers off the leaderboard: WIKI-DA is Simplicity-DA minus some originals, so a
 metric trained on Simplicity-DA has seen every WIKI-DA item without naming it. Here each item is
-reduced to a digest of its whitespace-normalised ``(source, output)`` pair (:mod:`simpeval.itemkeys`,
-as the leave-one-dataset-out folds key it), and a column dataset *overlaps* a training dataset when
+reduced to a digest of its ``(source, output)`` pair, letters and digits case folded
+(:mod:`simpeval.itemkeys`, as the leave-one-dataset-out folds key it), and a column dataset *overlaps* a training dataset when
 some of its items' digests are among the training dataset's.
 Hashing keeps this cheap (a few thousand digests per dataset, set lookups).
 

@@ -165,8 +165,8 @@ def training_lines(board: Board) -> list[str]:
         lines.append(f"- {family}: trained on {', '.join(names)}; marked {TRAINED} on "
                      + (", ".join(marked) if marked else "no rated dataset"))
     if board.overlaps:
-        lines += ["", "Rated items also in a learned metric's training data ((source, output) pairs, whitespace "
-                  "normalised; a dataset shares all its items with itself):", ""]
+        lines += ["", "Rated items also in a learned metric's training data ((source, output) pairs compared by their "
+                  "letters and digits, case folded; a dataset shares all its items with itself):", ""]
         lines += [f"- {o.describe()}" for o in board.overlaps if o.dataset != o.training]
     clean = [t for t in board.checked if not any(o.training == t and o.dataset != t for o in board.overlaps)]
     if clean:
