@@ -37,8 +37,9 @@ def test_simpeval_past_has_the_empty_output_sle_delta_cannot_score():
 
 
 def test_items_shared_with_the_training_data_are_found_and_counted():
-    """Simplicity-DA is outside lens-mini's trained_on, but 63 of its 600 (source, output) pairs are
-    SimpEval_past items lens-mini was trained on: the page gives r again without them."""
+    """Simplicity-DA is outside lens-mini's trained_on, but 140 of its 600 (source, output) pairs are
+    SimpEval_past items lens-mini was trained on (63 by whitespace alone: the datasets tokenise and
+    truecase them differently): the page gives r again without them."""
     from simpeval_lens.plugin import LensMini
     from simpeval_siera.plugin import Siera
 
@@ -46,8 +47,8 @@ def test_items_shared_with_the_training_data_are_found_and_counted():
     data_dir = shared_data_dir("simpeval")
     sources, outputs, _, _ = heldout.rated(data_dir, "simplicity-da")
     keep, unknown = heldout.unseen(LensMini(), sources, outputs, data_dir)
-    assert (int((~keep).sum()), unknown) == (63, [])
+    assert (int((~keep).sum()), unknown) == (140, [])
     keep, unknown = heldout.unseen(Siera(), sources, outputs, data_dir)  # ASSET-valid (source, reference) pairs
     assert (int((~keep).sum()), unknown) == (0, [])
     page = (ROOT / "docs" / "reproduced" / "learned-heldout.md").read_text(encoding="utf-8")
-    assert "| lens-mini | simplicity-da | 600 | +0.492 |" in page and "| 63 | +0.478 |" in page
+    assert "| lens-mini | simplicity-da | 600 | +0.492 |" in page and "| 140 | +0.479 |" in page
