@@ -27,17 +27,17 @@ def train_simpq_command(data_dir, output, datasets, embeddings, feature_cache) -
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.rated import check_trainable, load_rated
     from simpeval.learning.report import loo_table
-    from simpeval_simpq.model import save, to_json
-    from simpeval_simpq.training import available_groups, featurize, train, training_record
+    from simpeval_simpq.model import ASPECTS, save, to_json
+    from simpeval_simpq.training import aspect_labels, available_groups, featurize, train, training_record
 
     names = [n.strip() for n in datasets.split(",") if n.strip()]
     check_trainable(names)
     sets = load_rated(resolve_data_dir(data_dir), names)
+    if all(len(aspect_labels(sets, aspect)) < 2 for aspect in ASPECTS):  # before any feature is computed
+        raise click.UsageError("no aspect is rated by two of these datasets: leave-one-dataset-out needs two")
     groups = tuple(g for g in available_groups() if embeddings or g != "embeddings")
     matrices = featurize(sets, feature_cache, groups, log=click.echo)
     results = train(sets, matrices, groups=groups)
-    if not results:
-        raise click.UsageError("no aspect is rated by two of these datasets: leave-one-dataset-out needs two")
     click.echo("\n".join(loo_table([(f"simpq-{aspect} ({variant})", result.folds)
                                     for variant, aspects in results.items() for aspect, result in aspects.items()])))
     click.echo("kept (the best mean left-out r, fitted on every dataset): " + "; ".join(

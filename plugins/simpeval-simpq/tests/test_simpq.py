@@ -107,6 +107,16 @@ def test_the_trainer_refuses_test_data(tmp_path):
     assert result.exit_code == 2 and "test data only" in result.output
 
 
+def test_the_trainer_refuses_a_single_rated_dataset_before_computing_features(tmp_path):
+    from simpeval.testing import shared_data_dir
+
+    cache = tmp_path / "features.npz"
+    result = CliRunner().invoke(cli, ["train", "simpq", "--data-dir", str(shared_data_dir("metaeval")), "-o",
+                                      str(tmp_path / "ckpt"), "--datasets", "simplicity-da", "--feature-cache", str(cache)])
+    assert result.exit_code == 2 and "no aspect is rated by two of these datasets" in result.output
+    assert not cache.exists() and not (tmp_path / "ckpt").exists()
+
+
 def test_metrics_show_prints_the_cards_headline():
     result = CliRunner().invoke(cli, ["metrics", "show", "simpq"])
     assert result.exit_code == 0, result.output
