@@ -87,8 +87,9 @@ def timed_steps(model: PairRegressor, sources, outputs, labels, steps: int) -> f
 
 
 def trial(sets, aspects) -> list[tuple[str, str, float, str]]:
-    """Per aspect and left-out dataset: one epoch on the others, the correlation on the one left out."""
-    from simpeval.learning.loo import pearson
+    """Per aspect and left-out dataset: one epoch on the others (without the items they share with it), the
+    correlation on the one left out."""
+    from simpeval.learning.loo import pearson, unseen
     from simpeval_simpq.training import aspect_labels
 
     rows = []
@@ -97,7 +98,7 @@ def trial(sets, aspects) -> list[tuple[str, str, float, str]]:
         for i, (left_out, labels) in enumerate(pairs):
             model = PairRegressor()
             train = [(s, o, y) for j, (rated, ys) in enumerate(pairs) if j != i
-                     for s, o, y in zip(rated.sources, rated.outputs, ys)]
+                     for s, o, y, new in zip(rated.sources, rated.outputs, ys, unseen(rated.keys, left_out.keys)) if new]
             order = np.random.default_rng(SEED).permutation(len(train))
             for start in range(0, len(order), BATCH):
                 chunk = [train[k] for k in order[start:start + BATCH]]
@@ -167,7 +168,8 @@ def main() -> None:
 
         shipped = shipped_folds()
         lines += ["", "## The trial: one epoch per fold (left-out Pearson r)",
-                  "| aspect | left out | trained on | fine-tuned MiniLM r | simpq r (shipped variant) | best baseline |",
+                  "| aspect | left out | trained on | fine-tuned MiniLM r | simpq r (shipped variant, its row chosen on the "
+                  "other dataset) | best baseline |",
                   "|---|---|---|---|---|---|"]
         for aspect, left_out, r, trained in trial(sets, aspects):
             fold = shipped[aspect][left_out]
