@@ -35,6 +35,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
     "simpeval.metrics.lens2023_metrics",
+    "simpeval.metrics.dsari",
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from simpeval.metrics.xu_sari import order_scores
 from simpeval.text import ngram_counts
 
 if TYPE_CHECKING:
@@ -157,35 +158,11 @@ def _is_subsequence(needle: Sequence[str], haystack: Sequence[str]) -> bool:
     return found == len(needle)
 
 
-def _f1(precision: float, recall: float) -> float:
-    return 2 * precision * recall / (precision + recall) if precision > 0 or recall > 0 else 0.0
-
-
 def _sari_order(source: Counter, output: Counter, refs: Counter, n_refs: int,
                 source_tokens: set[str], source_words: list[str]) -> tuple[float, float, float]:
-    """``(keep F1, deletion precision, addition F1)`` of one n-gram order."""
-    source_rep = Counter({g: c * n_refs for g, c in source.items()})
-    output_rep = Counter({g: c * n_refs for g, c in output.items()})
-
-    keep = source_rep & output_rep
-    keep_good = keep & refs
-    keep_all = source_rep & refs
-    keep_p = sum(keep_good[g] / keep[g] for g in keep_good) / len(keep) if keep else 0.0
-    keep_r = sum(keep_good[g] / keep_all[g] for g in keep_good) / len(keep_all) if keep_all else 0.0
-
-    deleted = source_rep - output_rep
-    deleted_good = deleted - refs
-    del_p = sum(deleted_good[g] / deleted[g] for g in deleted_good) / len(deleted) if deleted else 0.0
-
-    added = set(output) - set(source)
-    added_all = set(refs) - set(source)
-    added_good = {
-        g for g in added & set(refs)
-        if any(token not in source_tokens for token in g) or not _is_subsequence(g, source_words)
-    }
-    add_p = len(added_good) / len(added) if added else 0.0
-    add_r = len(added_good) / len(added_all) if added_all else 0.0
-    return _f1(keep_p, keep_r), del_p, _f1(add_p, add_r)
+    """``(keep F1, deletion precision, addition F1)`` of one n-gram order, with LENS's addition rule."""
+    return order_scores(source, output, refs, n_refs, lambda g: any(token not in source_tokens for token in g)
+                        or not _is_subsequence(g, source_words))
 
 
 def lens_sari(
