@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from simpeval.errors import UsageError
+from simpeval.regularfiles import NotRegularFile, TooLarge, open_regular, read_bounded
 
 __all__ = [
     "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_encoder_reference", "checkpoint_fingerprint",
@@ -150,11 +151,26 @@ def refuse_remote_code(directory: Path, name: str | None = None) -> None:
             )
 
 
+JSON_LIMIT = 64 << 20
+"""The most bytes read from a model's JSON file (configs, shard indexes): far above any real one."""
+
+
+def _bad_model_file(exc: OSError) -> UsageError:
+    """The error for a model file that is a FIFO, a device (a loader would hang on it) or far too large."""
+    return UsageError(f"model file {exc.filename} is {exc.strerror}: replace it with the file save_pretrained wrote")
+
+
 def _read_json(path: Path) -> Any:
+    """The JSON in ``path``; None when it is missing or not JSON.
+
+    :raises UsageError: when ``path`` is a FIFO or device (which would hang or never end) or
+        larger than :data:`JSON_LIMIT`: transformers would read it too, so the model is refused.
+    """
     try:
-        with path.open(encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
+        return json.loads(read_bounded(path, JSON_LIMIT).decode("utf-8"))
+    except (NotRegularFile, TooLarge) as exc:
+        raise _bad_model_file(exc) from None
+    except (OSError, ValueError, RecursionError):
         return None
 
 
@@ -168,7 +184,7 @@ def fingerprint(name: str | os.PathLike, option: str = "model", label: str | Non
 
     The label is ``label`` if given, else ``name`` when it is a hub id, else the
     file or directory's base name; the hash covers the relative path and content
-    of every non-hidden file of the model (weights, config, tokenizer).
+    of every file of the model that a loader reads (see :func:`content_hash`).
 
     :raises UsageError: as :func:`locate`.
     """
@@ -280,8 +296,16 @@ def checkpoint_fingerprint(
 
 
 def content_hash(path: Path) -> str:
-    """A short hash of a file, or of every non-hidden file under a directory with its relative path."""
-    if path.is_file():
+    """A short hash of a file, or of every file a loader may read under a directory, with its relative path.
+
+    Those files are the non-hidden ones plus every shard that a ``*.index.json`` names,
+    hidden or not (transformers reads what the index says), so that no file the
+    weights come from can change without changing the hash.
+
+    :raises UsageError: when an index names a shard outside the directory or one that
+        does not exist, or when a file is a FIFO or a device (a loader would hang on it).
+    """
+    if not path.is_dir():
         return _file_hash(path)[:HASH_LENGTH]
     digest = hashlib.sha256()
     for file in _model_files(path):
@@ -291,12 +315,47 @@ def content_hash(path: Path) -> str:
 
 
 def _model_files(directory: Path) -> list[Path]:
-    """Regular files under ``directory`` (symlinks followed, as in hub snapshots), hidden ones skipped."""
-    files = []
+    """The files under ``directory`` that a loader may read (symlinks followed, as in hub snapshots).
+
+    Hidden files and directories are left out (editor and download leftovers such as
+    ``.model.safetensors.tmp``), except the shards an index names.
+    """
+    files: dict[str, Path] = {}
     for root, dirs, names in os.walk(directory, followlinks=True):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        files.extend(Path(root) / n for n in names if not n.startswith("."))
-    return sorted((f for f in files if f.is_file()), key=lambda f: f.relative_to(directory).as_posix())
+        for name in names:
+            if not name.startswith("."):
+                file = Path(root) / name
+                files[file.relative_to(directory).as_posix()] = file
+    for index in [file for file in files.values() if file.name.endswith(".index.json")]:
+        for shard in _indexed_shards(index, directory):
+            files[shard.relative_to(directory).as_posix()] = shard
+    return [files[relative] for relative in sorted(files) if files[relative].exists()]  # not a dangling link
+
+
+def _indexed_shards(index: Path, directory: Path) -> list[Path]:
+    """The files the ``weight_map`` of shard index ``index`` names (an index without one names none).
+
+    :raises UsageError: when a name leads outside ``directory`` or to no file.
+    """
+    content = _read_json(index)
+    weight_map = content.get("weight_map") if isinstance(content, dict) else None
+    names = {v for v in weight_map.values() if isinstance(v, str)} if isinstance(weight_map, dict) else set()
+    shards = []
+    for name in sorted(names):
+        shard = Path(os.path.normpath(index.parent / name))
+        if Path(name).is_absolute() or not shard.is_relative_to(directory):
+            raise UsageError(
+                f'{index} names the shard "{name}", which is outside the model directory {directory}: '
+                "keep every shard inside it (save the model again with save_pretrained)"
+            )
+        if not shard.exists():
+            raise UsageError(
+                f'{index} names the shard "{name}", which does not exist: put it back or save the model again '
+                "with save_pretrained"
+            )
+        shards.append(shard)
+    return shards
 
 
 def _file_hash(path: Path) -> str:
@@ -304,7 +363,11 @@ def _file_hash(path: Path) -> str:
     stat = path.stat()
     key = (os.path.realpath(path), stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns)
     if key not in _file_hashes:
-        with path.open("rb") as handle:
+        try:
+            handle = open_regular(path)
+        except NotRegularFile as exc:
+            raise _bad_model_file(exc) from None
+        with handle:
             _file_hashes[key] = hashlib.file_digest(handle, "sha256").hexdigest()
     return _file_hashes[key]
 
@@ -348,11 +411,23 @@ def load_transformers(name: str | os.PathLike, kind: str = "model", option: str 
 
     loader = getattr(transformers, _TRANSFORMERS_CLASSES[kind])
     kwargs.update(trust_remote_code=False, local_files_only=True)
+    import pickle
+
     try:
         with _quiet_transformers():
             return loader.from_pretrained(str(path), **kwargs)
-    except (OSError, ValueError, KeyError) as exc:
-        raise _unreadable(name, kind, option, exc) from exc
+    except (OSError, ValueError, KeyError, pickle.UnpicklingError) as exc:
+        raise _unreadable(name, kind, option, exc) from None
+
+
+def _reason(exc: BaseException) -> str:
+    """The first line of a loader's error, except torch's refusal to unpickle, whose advice to pass
+    ``weights_only=False`` (which lets the file run code) simpeval never repeats."""
+    import pickle
+
+    if isinstance(exc, pickle.UnpicklingError) or "weights_only" in str(exc):
+        return "it holds pickled objects other than tensors, which simpeval never unpickles (they could run code)"
+    return next(iter(str(exc).strip().splitlines()), type(exc).__name__)
 
 
 _WEIGHTS_KINDS = ("model", "sequence-classification")
@@ -374,7 +449,7 @@ def announce_loading(name: str | os.PathLike, path: Path) -> None:
 
 
 def _unreadable(name: str | os.PathLike, kind: str, option: str, exc: Exception) -> UsageError:
-    reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
+    reason = _reason(exc)
     return UsageError(
         f'cannot load the {kind} of model "{os.fspath(name)}" ({reason}): '
         f"pass {option}=DIR of a model saved with save_pretrained"
@@ -442,13 +517,7 @@ def load_torch_state(path: str | os.PathLike, option: str = "weights") -> dict[s
 
         state = torch.load(str(located), map_location="cpu", weights_only=True)
     except Exception as exc:  # noqa: BLE001  (torch and safetensors raise many kinds for a bad file)
-        import pickle
-
-        if isinstance(exc, pickle.UnpicklingError):  # its message advises weights_only=False: never repeat that
-            reason = "it holds pickled objects other than tensors, which simpeval never unpickles (they could run code)"
-        else:
-            reason = next(iter(str(exc).strip().splitlines()), type(exc).__name__)
-        raise UsageError(f'cannot read {option}={os.fspath(path)} ({reason}): pass a saved state dict') from None
+        raise UsageError(f'cannot read {option}={os.fspath(path)} ({_reason(exc)}): pass a saved state dict') from None
     if not isinstance(state, dict):
         raise UsageError(f"{option}={os.fspath(path)} does not hold a state dict: pass a saved state dict")
     return state

@@ -196,3 +196,80 @@ def test_locating_imports_nothing_heavy(tmp_path: Path) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def _sharded_bert_with_hidden_shard(directory: Path) -> Path:
+    """A tiny BERT saved in two safetensors shards whose index names a hidden file for the first one."""
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(hidden_size=32, num_hidden_layers=2, num_attention_heads=2, intermediate_size=37,
+                        vocab_size=10)
+    BertModel(config).save_pretrained(str(directory), max_shard_size="30KB")
+    index_file = directory / "model.safetensors.index.json"
+    index = json.loads(index_file.read_text())
+    first = sorted(set(index["weight_map"].values()))[0]
+    (directory / first).rename(directory / ".shard1.safetensors")
+    index["weight_map"] = {k: ".shard1.safetensors" if v == first else v for k, v in index["weight_map"].items()}
+    index_file.write_text(json.dumps(index))
+    return directory / ".shard1.safetensors"
+
+
+def test_the_fingerprint_covers_every_shard_the_index_names_hidden_or_not(tmp_path: Path) -> None:
+    import torch
+    from safetensors.torch import load_file, save_file
+
+    hidden = _sharded_bert_with_hidden_shard(tmp_path)
+    before = models.fingerprint(tmp_path)
+    loaded = models.load_transformers(tmp_path, "model")  # the loader reads the hidden shard
+    tensors = load_file(str(hidden))
+    name = next(iter(tensors))
+    assert torch.equal(loaded.state_dict()[name.removeprefix("bert.")], tensors[name])
+    save_file({k: v + 1 for k, v in tensors.items()}, str(hidden), metadata={"format": "pt"})
+    assert models.fingerprint(tmp_path) != before
+
+
+def test_an_index_naming_a_file_outside_the_model_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "model.safetensors.index.json").write_text(
+        json.dumps({"weight_map": {"a": "../elsewhere.safetensors", "b": "missing.safetensors"}})
+    )
+    with pytest.raises(UsageError, match=r"index.json names the shard \"../elsewhere.safetensors\", which is outside"):
+        models.fingerprint(tmp_path)
+    (tmp_path / "model.safetensors.index.json").write_text(json.dumps({"weight_map": {"b": "missing.safetensors"}}))
+    with pytest.raises(UsageError, match=r"missing.safetensors.*does not exist"):
+        models.fingerprint(tmp_path)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_fifo_or_a_device_in_a_model_is_refused_without_hanging(tmp_path: Path, kind: str) -> None:
+    for name in ("config.json", "model.safetensors"):
+        model = tmp_path / f"{kind}-{name}"
+        model.mkdir()
+        if kind == "fifo":
+            os.mkfifo(model / name)
+        else:
+            (model / name).symlink_to("/dev/zero")
+        started = time.monotonic()
+        with pytest.raises(UsageError, match=rf"^model file .*{name} is not a regular file: replace it"):
+            models.fingerprint(model)
+        assert time.monotonic() - started < 5
+
+
+def test_a_pickle_in_a_model_directory_is_refused_without_torchs_advice(tmp_path: Path) -> None:
+    import pickle
+
+    from transformers import BertConfig
+
+    BertConfig(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37,
+               vocab_size=10).save_pretrained(str(tmp_path))
+
+    class Evil:
+        def __reduce__(self):
+            return (Path.write_text, (tmp_path / "marker", "ran"))
+
+    (tmp_path / "pytorch_model.bin").write_bytes(pickle.dumps(Evil(), protocol=2))
+    with pytest.raises(UsageError) as caught:
+        models.load_transformers(tmp_path, "model")
+    assert "never unpickles" in str(caught.value) and "weights_only" not in str(caught.value)
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+    assert not (tmp_path / "marker").exists()
