@@ -104,8 +104,8 @@ def evaluate_files(
         (and the per-item scores when they are not streamed to ``output``).
     :raises simpeval.UsageError: on unreadable files, line counts that differ or unknown metrics.
     """
-    from simpeval.cli.evaluate import format_result
-    from simpeval.cli.files import check_writable
+    from simpeval.engine.results import format_result
+    from simpeval.fileio import check_writable
     from simpeval.engine.execute import run_plan
     from simpeval.engine.metrics import MetricSpecs
     from simpeval.engine.plan import Output, Plan, System

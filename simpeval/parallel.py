@@ -27,7 +27,7 @@ import uuid
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from simpeval.errors import PluginError, UsageError
+from simpeval.errors import PluginError, UsageError, fault_message
 from simpeval.run import Run
 
 if TYPE_CHECKING:
@@ -95,8 +95,6 @@ def score_remote(
     except UsageError:
         raise
     except Exception as exc:  # a plugin's bug: named here, where its frames still are
-        from simpeval.cli.faults import fault_message
-
         owners = {type(m).__module__.split(".")[0]: (f'plugin "{m.provided_by[2]}" ({m.provided_by[0]} '
                                                      f'{m.provided_by[1]})', m.provided_by[0], m.provided_by[2])
                   for m in local if m.provided_by[0] != "simpeval"}

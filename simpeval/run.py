@@ -42,15 +42,13 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from simpeval.errors import UsageError
 from simpeval.store import DEFAULT_MAX_ENTRIES, StatsStore
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
-    from simpeval.metrics.base import Metric
-    from simpeval.parallel import BatchExecutor
 
 __all__ = ["DEFAULT_MEMORY_BUDGET_MB", "MEMORY_BUDGET_ENV", "Memory", "Run", "memory_budget_bytes", "using"]
 
@@ -156,12 +154,22 @@ class Memory:
             del self._counts[key[0]]
 
 
+class RunUser(Protocol):
+    """What a run asks of a metric (:class:`simpeval.metrics.base.Metric`): to use it from now on.
+
+    A protocol rather than an import, so that this module stays below the metrics and the
+    executors that use it (no import cycle, not even one of type annotations)."""
+
+    def bind_run(self, run: Run) -> None: ...
+
+
 class Run:
     """Everything one evaluation keeps, released by :meth:`close` (or the end of a ``with`` block).
 
     :param cache: the on-disk score cache, or None for none.
     :param memory_budget_mb: megabytes of kept results (see the module's documentation).
-    :param executor: where batches are scored, or None to score them in this process.
+    :param executor: where batches are scored (a :class:`simpeval.parallel.BatchExecutor`), or None
+        to score them in this process.
     :param store: the statistics store to use (default: a new bounded one).
     """
 
@@ -169,7 +177,7 @@ class Run:
         self,
         cache: ScoreCache | None = None,
         memory_budget_mb: float | None = None,
-        executor: BatchExecutor | None = None,
+        executor: Any = None,
         *,
         store: StatsStore | None = None,
     ) -> None:
@@ -203,7 +211,7 @@ class Run:
             self.memory.put(("resource", key), value, nbytes(value) if callable(nbytes) else int(nbytes))
         return value
 
-    def bind(self, metrics: Iterable[Metric]) -> None:
+    def bind(self, metrics: Iterable[RunUser]) -> None:
         """Make every metric (and its component metrics) use this run."""
         for metric in metrics:
             metric.bind_run(self)

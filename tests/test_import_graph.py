@@ -1,7 +1,9 @@
-"""The package's modules form no import cycle, and no module imports another's private names.
+"""The package's layers hold: no import cycle, no private name taken from another module, and
+nothing below the command line imports it.
 
-Imports inside functions count too (they are cycles that merely happen later); imports under
-``if TYPE_CHECKING:`` do not (they never run).
+Imports inside functions count too (they are cycles that merely happen later). Imports under
+``if TYPE_CHECKING:`` never run, but they still say which layer a module depends on: the
+cycle and layer checks count them as well; only the fresh-interpreter check leaves them out.
 """
 
 from __future__ import annotations
@@ -26,21 +28,22 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _runtime_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Every import statement outside ``if TYPE_CHECKING:`` blocks."""
-    skipped = {id(node) for block in ast.walk(tree)
-               if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-               for node in ast.walk(block)}
+def _imports(tree: ast.Module, type_only: bool) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement; with ``type_only`` False, those under ``if TYPE_CHECKING:`` left out."""
+    skipped = set() if type_only else {
+        id(node) for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test) for node in ast.walk(block)}
     return [node for node in ast.walk(tree)
             if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in skipped]
 
 
-def imports_of(name: str, package: str, tree: ast.Module, modules: set[str]) -> tuple[set[str], list[str]]:
-    """The simpeval modules that module ``name`` (of ``package``) imports at run time, and each
-    private name (``_x``, not a dunder) it takes from another module."""
+def imports_of(name: str, package: str, tree: ast.Module, modules: set[str], type_only: bool = True
+               ) -> tuple[set[str], list[str]]:
+    """The simpeval modules that module ``name`` (of ``package``) imports (at run time only, with
+    ``type_only`` False), and each private name (``_x``, not a dunder) it takes from another module."""
     targets: set[str] = set()
     private = []
-    for node in _runtime_imports(tree):
+    for node in _imports(tree, type_only):
         if isinstance(node, ast.Import):
             targets.update(alias.name for alias in node.names if alias.name in modules)
             continue
@@ -58,14 +61,16 @@ def imports_of(name: str, package: str, tree: ast.Module, modules: set[str]) -> 
     return targets, private
 
 
-def import_graph() -> tuple[dict[str, set[str]], list[str]]:
-    """Module -> the simpeval modules it imports; and every private import across modules."""
+def import_graph(type_only: bool = True) -> tuple[dict[str, set[str]], list[str]]:
+    """Module -> the simpeval modules it imports (type-only imports included unless ``type_only``
+    is False); and every private import across modules."""
     modules = _modules()
     graph: dict[str, set[str]] = {}
     private = []
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        graph[name], taken = imports_of(name, package, ast.parse(path.read_text(encoding="utf-8")), set(modules))
+        graph[name], taken = imports_of(name, package, ast.parse(path.read_text(encoding="utf-8")), set(modules),
+                                        type_only)
         private += taken
     return graph, private
 
@@ -109,20 +114,60 @@ def test_the_checker_finds_a_cycle_and_a_private_import():
               "if TYPE_CHECKING:\n    from simpeval.z import Z\n"
               "def f():\n    import simpeval.w\n")
     modules = {"simpeval.runner", "simpeval.x", "simpeval.y", "simpeval.z", "simpeval.w", "simpeval._version"}
-    targets, private = imports_of("simpeval.x", "simpeval", ast.parse(source), modules)
+    targets, private = imports_of("simpeval.x", "simpeval", ast.parse(source), modules, type_only=False)
     assert targets == {"simpeval.runner", "simpeval.y", "simpeval.w", "simpeval._version"}
     assert private == ["simpeval.x imports simpeval.runner._lookup"]
+    targets, _ = imports_of("simpeval.x", "simpeval", ast.parse(source), modules)
+    assert targets == {"simpeval.runner", "simpeval.y", "simpeval.w", "simpeval._version", "simpeval.z"}
     graph, _ = import_graph()
     assert "simpeval.engine.scoring" in graph["simpeval.engine.execute"]
 
 
-def test_no_module_takes_part_in_an_import_cycle():
+def test_no_module_takes_part_in_an_import_cycle_type_only_imports_included():
     graph, _ = import_graph()
-    assert cycles(graph) == []
+    found = cycles(graph)
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(cycle) for cycle in found)
+
+
+COMMAND_LINE = "simpeval.cli"
+LAUNCHER = "simpeval.__main__"  # ``python -m simpeval``: it only starts the command line
+
+
+def _is_command_line(module: str) -> bool:
+    return module == COMMAND_LINE or module.startswith(COMMAND_LINE + ".")
+
+
+def test_nothing_below_the_command_line_imports_it():
+    graph, _ = import_graph()
+    upward = sorted(f"{name} imports {target}" for name, targets in graph.items()
+                    if not _is_command_line(name) and name != LAUNCHER
+                    for target in targets if _is_command_line(target))
+    assert upward == []
+
+
+def test_the_layer_check_sees_a_type_only_import_of_the_command_line():
+    source = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from simpeval.cli.state import State\n"
+    targets, _ = imports_of("simpeval.x", "simpeval", ast.parse(source), {"simpeval.x", "simpeval.cli.state"})
+    assert targets == {"simpeval.cli.state"}
+
+
+LIBRARY = ["simpeval.engine", "simpeval.engine.execute", "simpeval.engine.linefiles", "simpeval.engine.sources",
+           "simpeval.engine.results", "simpeval.fileio", "simpeval.parallel", "simpeval.api", "simpeval.runner"]
+
+
+def test_importing_the_engine_loads_neither_the_command_line_nor_click():
+    """``python -X importtime``'s list of every module an import loads, for the engine and the
+    library modules that write files or run workers."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import " + ", ".join(LIBRARY)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded = [line.rpartition("|")[2].strip() for line in done.stderr.splitlines() if line.startswith("import time:")]
+    assert set(LIBRARY) <= set(loaded)
+    assert [m for m in loaded if _is_command_line(m) or m == "click" or m.startswith("click.")] == []
 
 
 def test_no_module_imports_another_module_s_private_names():
-    _, private = import_graph()
+    _, private = import_graph(type_only=False)
     assert private == []
 
 

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from simpeval.cli import cli
-from simpeval.cli import files as output_files
+from simpeval import fileio as output_files
 
 ORIG = "The cat sat on the mat .\nIt was a sunny day in the old town .\n"
 SYS = "The cat sat .\nIt was sunny .\n"

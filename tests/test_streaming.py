@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from simpeval.cache import ScoreCache
 from simpeval.cli import cli
-from simpeval.cli.evaluate import format_result
-from simpeval.cli.files import read_lines
+from simpeval.engine.results import format_result
+from simpeval.fileio import read_lines
 from simpeval.engine.execute import execute
 from simpeval.engine.linefiles import LineFile, line_batches
 from simpeval.engine.plan import Output, Plan, System

@@ -28,7 +28,7 @@ def run_all_pairs(given) -> None:
     from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
     from simpeval.cache import ScoreCache
     from simpeval.cli.easse_notes import easse_warnings
-    from simpeval.cli.files import write_output
+    from simpeval.fileio import write_output
     from simpeval.cli.state import registry
     from simpeval.cli.systems import echo_few_items_note, read_systems, resolve_inputs, with_analysis
     from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS

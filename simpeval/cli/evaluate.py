@@ -16,6 +16,7 @@ import click
 
 from simpeval.cli.parallel import parallel_options
 from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
+from simpeval.engine.results import format_result
 
 
 @dataclass
@@ -63,7 +64,7 @@ class EvaluateOptions:
     def plan(self):
         """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
         unless several systems are compared)."""
-        from simpeval.cli.files import check_not_an_input
+        from simpeval.fileio import check_not_an_input
         from simpeval.cli.state import registry
         from simpeval.cli.systems import format_comparison, read_systems, resolve_inputs, with_analysis
         from simpeval.documents import is_document_input
@@ -134,7 +135,7 @@ def evaluate(**options) -> None:
     """Score system outputs against their originals (and references)."""
     from simpeval.cache import ScoreCache
     from simpeval.cli.easse_notes import bleu_casing_note, easse_warnings
-    from simpeval.cli.files import check_writable
+    from simpeval.fileio import check_writable
     from simpeval.cli.systems import echo_comparison_notes
     from simpeval.engine.execute import run_plan
 
@@ -165,26 +166,3 @@ def evaluate(**options) -> None:
     note = bleu_casing_note(result.signatures.values())
     if note and given.fmt != "json":
         click.echo(note, err=True)
-
-
-def format_result(result, sentence_level: bool, fmt: str, ids=None) -> str:
-    """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
-    error), else one row per sub-score with its signature. Rows of documents are keyed by
-    their ``ids``, rows of lines by their index."""
-    from simpeval.jsontext import dumps
-    from simpeval.tables import render
-
-    names = result.score_names
-    if fmt == "json":
-        payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
-        if sentence_level:
-            payload["sentences"] = result.sentence_scores
-            if ids is not None:
-                payload["ids"] = ids
-        return dumps(payload, indent=2) + "\n"
-    if sentence_level:
-        keys = ids if ids is not None else range(result.n_items)
-        rows = [[key, *(result.sentence_scores[n][i] for n in names)] for i, key in enumerate(keys)]
-        return render(["id" if ids is not None else "index", *names], rows, fmt)
-    rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
-    return render(["metric", "score", "signature"], rows, fmt)

@@ -10,12 +10,11 @@ raised by simpeval's own code keeps its traceback: it is simpeval's bug to repor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import click
 
-from simpeval.errors import PluginError
+from simpeval.errors import PluginError, fault_message
 
 if TYPE_CHECKING:
     from simpeval.registry import Registry
@@ -36,25 +35,6 @@ def registry_owners(registry: Registry | None) -> dict[str, tuple[str, str, str]
         if info.distribution != "simpeval":
             owners.setdefault(info.module.split(":")[0].split(".")[0], (info.label, info.distribution, info.name))
     return owners
-
-
-def fault_message(exc: BaseException, owners: Mapping[str, tuple[str, str, str]]) -> str | None:
-    """The one line for ``exc`` when its innermost frame of plugin code belongs to one of ``owners``;
-    None when only simpeval's own code raised."""
-    frames = []
-    tb = exc.__traceback__
-    while tb is not None:
-        frames.append(tb.tb_frame)
-        tb = tb.tb_next
-    for frame in reversed(frames):
-        owner = owners.get(str(frame.f_globals.get("__name__", "")).split(".")[0])
-        if owner is not None:
-            label, distribution, name = owner
-            text = " ".join(str(exc).split())
-            what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-            return (f"{label} failed ({what}): report it to the authors of {distribution} "
-                    f"or switch it off with -p no:{name}")
-    return None
 
 
 def as_plugin_fault(exc: Exception, registry: Registry | None) -> PluginFault | None:

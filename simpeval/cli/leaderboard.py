@@ -46,7 +46,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
     from simpeval.cli.state import registry
-    from simpeval.cli.files import check_writable, write_output
+    from simpeval.fileio import check_writable, write_output
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render
     from simpeval.leaderboard.run import Plan, run_leaderboard

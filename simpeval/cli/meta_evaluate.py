@@ -74,7 +74,7 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import check_not_an_input, check_writable, write_output
+    from simpeval.fileio import check_not_an_input, check_writable, write_output
     from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings

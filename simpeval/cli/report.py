@@ -43,7 +43,7 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
     from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import check_not_an_input, check_writable, write_output
+    from simpeval.fileio import check_not_an_input, check_writable, write_output
     from simpeval.cli.state import registry
     from simpeval.cli.systems import resolve_inputs
     from simpeval.errors import UsageError

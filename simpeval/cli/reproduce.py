@@ -23,7 +23,7 @@ FORMATS = ("table", "markdown", "csv")
 def reproduce(paper, numbers, fmt, output, data_dir, no_cache, cache_dir) -> None:
     """Print PAPER's tables with simpeval's values, the differences and the meta-evaluate command behind each."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import write_output
+    from simpeval.fileio import write_output
     from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.errors import UsageError

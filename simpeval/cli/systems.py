@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from simpeval.cli.files import check_same_length, read_lines
+from simpeval.fileio import check_same_length, read_lines
 from simpeval.errors import UsageError
 
 

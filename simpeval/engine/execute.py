@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
-from simpeval.cli.files import StagedOutput
+from simpeval.fileio import StagedOutput
 from simpeval.compare import Comparison, SystemResult, run_tests
 from simpeval.engine.cached import CORPUS, lookup, save
 from simpeval.engine.metrics import MetricSpecs, has_corpus_statistics, signature_with_nrefs, streamable
@@ -194,7 +194,7 @@ def _checked(metrics: Sequence[Metric], batches: Iterator[Batch]) -> Iterator[Ba
 
 
 def _staged(output: Output | None) -> Any:
-    """The output's :class:`~simpeval.cli.files.StagedOutput` (published whole at the end), or none."""
+    """The output's :class:`~simpeval.fileio.StagedOutput` (published whole at the end), or none."""
     return nullcontext() if output is None else StagedOutput(output.path)
 
 

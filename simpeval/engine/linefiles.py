@@ -6,7 +6,7 @@ current batches are in memory. Files of different lengths are refused before any
 when they can be counted (regular files, a quick pass over their bytes); standard input
 cannot be read twice, so a length mismatch there is found when one input ends before the
 others, still before any output is published. Lines are decoded as
-:func:`simpeval.cli.files.read_lines` decodes a whole file.
+:func:`simpeval.fileio.read_lines` decodes a whole file.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO
 
-from simpeval.cli.files import check_same_counts, decode_lines
+from simpeval.fileio import check_same_counts, decode_lines
 from simpeval.errors import UsageError
 from simpeval.engine.batches import Batch
 

@@ -73,3 +73,27 @@ def corpus_scores(
     if not metric.corpus_level and per_item is not None:
         return {sub: mean_ignoring_nan(values) for sub, values in per_item.items()}
     return metric.corpus_score(*inputs, **(fields or {}))
+
+
+def format_result(result: EvaluationResult, sentence_level: bool, fmt: str, ids: Sequence[str] | None = None
+                  ) -> str:
+    """The result as text: per-item rows with ``--sentence-level`` (signatures go to standard
+    error), else one row per sub-score with its signature. Rows of documents are keyed by
+    their ``ids``, rows of lines by their index."""
+    from simpeval.jsontext import dumps
+    from simpeval.tables import render
+
+    names = result.score_names
+    if fmt == "json":
+        payload = {"n": result.n_items, "signatures": result.signatures, "corpus": result.corpus_scores}
+        if sentence_level:
+            payload["sentences"] = result.sentence_scores
+            if ids is not None:
+                payload["ids"] = ids
+        return dumps(payload, indent=2) + "\n"
+    if sentence_level:
+        keys = ids if ids is not None else range(result.n_items)
+        rows = [[key, *(result.sentence_scores[n][i] for n in names)] for i, key in enumerate(keys)]
+        return render(["id" if ids is not None else "index", *names], rows, fmt)
+    rows = [[n, result.corpus_scores[n], result.signatures[n]] for n in names]
+    return render(["metric", "score", "signature"], rows, fmt)

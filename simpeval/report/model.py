@@ -143,7 +143,8 @@ def build_report(
         samples = pick_samples(report_systems, sources, references, sample_metric, n_samples, seed)
         from simpeval.report.wordlabels import label_samples
 
-        labelled = label_samples([r.metric for r in requests] if word_labels else [], sources, report_systems,
+        labelled = label_samples([r.metric for r in requests] if word_labels else [], sources,
+                                 [system.outputs for system in report_systems],
                                  sorted({s.index for s in samples}))  # while the run still holds the models
     report = SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
                            test, scored.n_resamples, labelled_words=labelled)

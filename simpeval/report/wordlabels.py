@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
-    from simpeval.report.model import SystemScores
 
 LabelSpan = tuple[str | None, str]
 
@@ -29,9 +28,10 @@ class LabelledWords:
     spans: dict[tuple[int, int], list[LabelSpan]]  # (system position, item index) -> spans of its output
 
 
-def label_samples(metrics: Sequence[Metric], sources: Sequence[str], systems: Sequence[SystemScores],
+def label_samples(metrics: Sequence[Metric], sources: Sequence[str], systems: Sequence[Sequence[str]],
                   items: Sequence[int]) -> list[LabelledWords]:
-    """The labels of every metric in ``metrics`` that declares some, for the outputs of ``items``."""
+    """The labels of every metric in ``metrics`` that declares some, for the outputs of ``items``
+    (``systems[k][i]``: system k's output of item i)."""
     from simpeval.metrics.base import checked_word_spans
 
     found: list[LabelledWords] = []
@@ -42,7 +42,7 @@ def label_samples(metrics: Sequence[Metric], sources: Sequence[str], systems: Se
             continue
         seen.add(metric.name)
         keys = [(k, i) for k in range(len(systems)) for i in items]
-        outputs = [systems[k].outputs[i] for k, i in keys]
+        outputs = [systems[k][i] for k, i in keys]
         spans = checked_word_spans(metric, outputs, metric.label_words([sources[i] for _, i in keys], outputs))
         found.append(LabelledWords(metric.name, dict(legend), dict(zip(keys, spans))))
     return found

@@ -1,5 +1,9 @@
-"""The files of a command: inputs read as strict UTF-8, one item per line, with clear errors;
-results printed or written atomically."""
+"""The files a run reads and writes: inputs read as strict UTF-8, one item per line, with clear
+errors; results printed or written atomically.
+
+This is library code below the command line (the engine, :func:`simpeval.evaluate_files` and
+every command write through it), so it prints with :data:`sys.stdout` rather than click.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +17,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
-
-import click
 
 from simpeval.cache import new_file_mode
 from simpeval.errors import UsageError
@@ -158,11 +160,16 @@ def write_output(text: str, output: str | None) -> None:
     file it points to gets the new content and the link stays.
     """
     if output is None:
-        click.echo(text, nl=False)
+        _print(text)
         return
     with StagedOutput(output) as staged:
         staged.write(text)
         staged.publish()
+
+
+def _print(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 class StagedOutput:
@@ -216,7 +223,7 @@ class StagedOutput:
                 self._handle.seek(0)
                 if self._target is None:
                     while chunk := self._handle.read(self.COPY_CHUNK):
-                        click.echo(chunk, nl=False)
+                        _print(chunk)
                 else:
                     with open(self._target, "w", encoding="utf-8", newline="") as device:
                         while chunk := self._handle.read(self.COPY_CHUNK):
