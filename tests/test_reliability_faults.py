@@ -3,6 +3,7 @@ a metric that cannot reach worker processes, or a worker that dies, is one line 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -51,6 +52,17 @@ def make(stage):
     return Raiser
 
 
+class Mutator(simpeval.Metric):
+    """Writes into every input list it is given."""
+    name = "mutator"
+    requires_references = False
+
+    def _score_items(self, sources, outputs, references=None):
+        for texts in (sources, outputs):
+            texts[:] = ["" for _ in texts]
+        return {self.name: [1.0 for _ in outputs]}
+
+
 class FortyTwo(simpeval.Metric):
     name = 42
 
@@ -68,7 +80,7 @@ for stage in ("init", "signature", "check", "sentences", "corpus", "unpicklable"
 
 @simpeval.hookimpl
 def simpeval_register_metrics():
-    return [*CLASSES, FortyTwo]
+    return [*CLASSES, Mutator, FortyTwo]
 
 
 @simpeval.hookimpl
@@ -92,6 +104,8 @@ def site(tmp_path_factory) -> Path:
     (info / "entry_points.txt").write_text("[simpeval]\nraisers = raisers\n")
     (root / "orig.txt").write_text("the cat sat on the mat .\nit was a sunny day .\n")
     (root / "sys.txt").write_text("the cat sat .\nit was sunny .\n")
+    (root / "long.txt").write_text("the international committee considered the extraordinary circumstances very "
+                                   "carefully .\nit was a sunny day .\n")
     return root
 
 
@@ -150,3 +164,17 @@ def test_a_metric_named_by_a_number_is_the_plugins_error_and_the_listing_works(s
     assert done.returncode == 0, done.stderr
     assert ('plugin "raisers" (raisers 1.0): Error registering simpeval plugin "raisers": metric class FortyTwo has '
             "the name 42, not a string: name it in quotes") in done.stdout
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_metric_that_edits_its_inputs_changes_no_other_metrics_numbers(site, jobs):
+    alone = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "long.txt", "-m", "fkgl", "--no-cache",
+                     "--format", "json")
+    assert alone.returncode == 0, alone.stderr
+    expected = json.loads(alone.stdout)["corpus"]["fkgl"]
+    assert expected > 10
+    for metrics in ("mutator,fkgl", "fkgl,mutator"):
+        done = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "long.txt", "-m", metrics, "--no-cache",
+                        "--format", "json", "--jobs", jobs)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["corpus"]["fkgl"] == expected, metrics
