@@ -13,6 +13,9 @@
   regenerations) with numpy's SIMD dispatch switched off by ``NPY_DISABLE_CPU_FEATURES``, so a published
   number that depends on the CPU (AVX2, AVX-512) fails on any machine, not only on the one that differs.
   :func:`check_independent_of_simd_dispatch` is the whole check a page test makes with them.
+- :func:`no_network`: a block in which opening a connection or resolving a host name fails and is
+  recorded, and that fails when anything tried: "fails at once, no download" checked by what the
+  code does rather than by the wall clock (which a loaded machine stretches).
 - :func:`load_script`: import a script of ``benchmarks/`` (not a package) by its path, as the page tests do.
 - :data:`GOLDEN_SOURCES`, :data:`GOLDEN_OUTPUTS`, :data:`GOLDEN_REFERENCES`, :func:`golden_scores` and
   :func:`assert_golden_scores`: the golden-value tests (a few scores of every metric pinned with its
@@ -25,9 +28,11 @@ import importlib.util
 import json
 import math
 import os
+import socket
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 
@@ -173,6 +178,28 @@ def check_independent_of_simd_dispatch(test: str, cwd: str | Path, required: str
     if not simd_variants():
         pytest.skip("numpy dispatches to no SIMD target beyond its baseline on this CPU: nothing to vary")
     assert "baseline" in run_pytest_under_simd_variants([test], cwd=cwd)
+
+
+@contextmanager
+def no_network() -> Iterator[list[tuple]]:
+    """Run the block with every connection attempt and host-name lookup refused (an ``OSError``, as an
+    unreachable network gives) and recorded; fail when the block tried any, even one the code caught
+    and recovered from (a retry loop, a fallback to a local copy). Yields the list of attempts."""
+    attempts: list[tuple] = []
+
+    def refuse(*args, **kwargs):
+        attempts.append(args)
+        raise OSError("simpeval.testing.no_network: network access refused")
+
+    saved = socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo, socket.create_connection
+    socket.socket.connect = socket.socket.connect_ex = refuse
+    socket.getaddrinfo = socket.create_connection = refuse
+    try:
+        yield attempts
+    finally:
+        socket.socket.connect, socket.socket.connect_ex, socket.getaddrinfo, socket.create_connection = saved
+    if attempts:
+        raise AssertionError(f"the network was touched {len(attempts)} time(s), first: {attempts[0]}")
 
 
 def load_script(path: str | Path) -> ModuleType:
