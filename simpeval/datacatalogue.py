@@ -41,6 +41,9 @@ class DataSet:
 
 def catalogue(registry: Registry) -> list[DataSet]:
     """Every data set, in the order ``simpeval data`` lists them."""
+    from simpeval.datasets.dwiki import LICENCE as DWIKI_LICENCE
+    from simpeval.datasets.dwiki import PERTURBATION_FILES
+    from simpeval.datasets.dwiki import SOURCE as DWIKI_SOURCE
     from simpeval.datasets.lens import LENS_META_SOURCE
     from simpeval.datasets.references import reference_set_files
     from simpeval.datasets.testsets import TEST_SETS
@@ -53,6 +56,7 @@ def catalogue(registry: Registry) -> list[DataSet]:
                 for spec in TEST_SETS.values()]
     entries.append(DataSet("simpeval-2022-refs", "references", ("references/simpeval-2022/test.src",
                                                                  "references/simpeval-2022/test.dst"), LENS_META_SOURCE))
+    entries.append(DataSet("dwiki-perturbations", "perturbation sets", PERTURBATION_FILES, DWIKI_SOURCE, DWIKI_LICENCE))
     entries.append(DataSet("onestopenglish", "training (train sle)",
                            ("onestopenglish/Adv", "onestopenglish/Int", "onestopenglish/Ele"), _ONESTOP,
                            _LICENCES[_ONESTOP]))

@@ -63,10 +63,12 @@ def test_data_lists_every_missing_data_set_with_its_source_licence_and_place(use
     assert len(missing) == len(entries) - 1
     hint = lines.index(f"To add a data set, fetch it from its source (check its licence) and put its files under "
                        f"{tmp_path / 'partial'}, at these paths:")
-    assert lines[hint + 1:hint + 3] == [
-        "  simpda-2022: simpeval/simpDA_2022.csv",
-        "    from https://github.com/Yao-Dou/LENS/tree/master/data (licence: as stated there)",
-    ]
+    assert hint < lines.index("  simpda-2022: simpeval/simpDA_2022.csv")
+    simpda = lines.index("  simpda-2022: simpeval/simpDA_2022.csv")
+    assert lines[simpda + 1] == "    from https://github.com/Yao-Dou/LENS/tree/master/data (licence: as stated there)"
+    dwiki = lines.index("  dwiki-2025: documents/dwiki-ratings/dwiki_final.jsonl")
+    assert lines[dwiki + 1] == ("    from https://github.com/cardiffnlp/document-simplification/tree/main/meta_evaluation/"
+                                "eval_datasets (licence: none stated by the repository)")
     assert "  asset_test: references/asset/asset.test.orig" in lines
     assert "  simplicity-da: metaeval/simplicity_DA.csv, metaeval/simplicity_DA_ratings.csv" in lines
     assert "    from https://github.com/feralvam/metaeval-simplification (licence: CC BY-NC-SA 4.0)" in lines

@@ -16,7 +16,11 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 
 
 @click.command("meta-evaluate")
-@click.option("--dataset", required=True, help="A dataset name (see `simpeval datasets list`).")
+@click.option("--dataset", default=None, help="A dataset name (see `simpeval datasets list`); required unless "
+              "--perturbations.")
+@click.option("--perturbations", is_flag=True,
+              help="Instead of a dataset: the nine perturbation sets of Maddela & Alva-Manchego (2025), the share of "
+                   "pairs where each metric prefers the unperturbed document (ties apart), with a bootstrap interval.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help="Metrics to compute, comma-separated (default: bleu, ibleu, sari, bleu-sari-amean/gmean, "
                    "fkbleu, fkgl where installed; none when only --scores is given).")
@@ -51,7 +55,8 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Permutation-test resamples.")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Bootstrap resamples for 95%% confidence intervals of r (0: none).")
+              help="Bootstrap resamples for 95%% confidence intervals of r (0: none; pairwise datasets and "
+                   "--perturbations: 1000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling tests.")
 @click.option("--scores", "score_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
               help="CSV of per-item metric scores keyed by the dataset's item keys (repeatable).")
@@ -68,7 +73,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, ties, correlation, average_by,
+def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references, level, split, ties, correlation, average_by,
                   tie_epsilon, tie_sample, significance, rank,
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
@@ -84,6 +89,15 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
 
     check_writable(output)
     check_not_an_input(output, score_paths)
+    if dataset is None and not perturbations:
+        raise UsageError("no dataset: pass --dataset NAME (see `simpeval datasets list`) or --perturbations")
+    if dataset is not None and perturbations:
+        raise UsageError("--perturbations replaces --dataset: drop one of them")
+    if perturbations or registry().dataset_class(dataset).kind == "pairwise":
+        # agreement on pairs: the perturbation sets (dataset None) or a pairwise dataset's pairs
+        _pairwise(dataset, metric_specs, score_paths, plots_dir, bootstrap, seed, fmt, output, data_dir, no_cache,
+                  cache_dir, progress, jobs, dask)
+        return
     if score_columns and not score_paths:
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:
@@ -133,6 +147,30 @@ def meta_evaluate(dataset, metric_specs, aspect, raw, references, level, split, 
         except OSError as exc:
             raise UsageError(f"cannot write plots to {plots_dir}: {exc.strerror}: pick another --plots DIR") from None
         click.echo(f"wrote {len(written)} plots to {plots_dir}", err=True)
+
+
+def _pairwise(dataset, metric_specs, score_paths, plots_dir, bootstrap, seed, fmt, output, data_dir, no_cache,
+              cache_dir, progress, jobs, dask) -> None:
+    """Pair agreement on a pairwise dataset (``dataset``) or, with ``dataset`` None, on the perturbation sets."""
+    from simpeval.cache import ScoreCache
+    from simpeval.cli.files import write_output
+    from simpeval.cli.state import registry
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.datasets.dwiki import perturbation_sets
+    from simpeval.metaeval.pairrun import DEFAULT_BOOTSTRAP, format_pairs, run_pairs
+    from simpeval.parallel import open_executor
+
+    if score_paths or plots_dir is not None:
+        raise UsageError("--scores and --plots are for rated datasets: drop them for pairs and perturbations")
+    reg = registry()
+    data = resolve_data_dir(data_dir)
+    datasets = perturbation_sets(data) if dataset is None else [reg.dataset_class(dataset)(data)]
+    specs = [s.strip() for spec in metric_specs for s in spec.split(",") if s.strip()] or None
+    with open_executor(jobs, dask) as executor:
+        records = run_pairs(reg, datasets, specs, bootstrap=bootstrap or DEFAULT_BOOTSTRAP, seed=seed,
+                            cache=None if no_cache else ScoreCache(cache_dir),
+                            progress=sys.stderr.isatty() if progress is None else progress, executor=executor)
+    write_output(format_pairs(records, fmt, perturbations=dataset is None), output)
 
 
 def _make_plots_dir(plots_dir: Path) -> None:

@@ -93,7 +93,11 @@ class Dataset:
     - ``average_of``: the aspects the ``average`` aspect averages (empty: no ``average``);
     - ``default_references``: the reference set used when ``--references`` is not given;
     - ``output_artifacts``: outputs may carry tokenisation artefacts of the systems (``||``,
-      ``<SEP>``, spaced punctuation) that ``--preset lens-2023`` removes, as LENS did.
+      ``<SEP>``, spaced punctuation) that ``--preset lens-2023`` removes, as LENS did;
+    - ``level``: ``"document"`` when the items are multi-sentence texts (``simpeval leaderboard
+      --level document`` shows them; the sentence-level board leaves them out);
+    - ``kind``: ``"rated"`` (a human score per item) or ``"pairwise"``
+      (:class:`simpeval.datasets.pairwise.PairwiseDataset`: a preference per pair of items).
     """
 
     name: ClassVar[str] = ""
@@ -106,6 +110,8 @@ class Dataset:
     average_of: ClassVar[tuple[str, ...]] = ()
     default_references: ClassVar[str | None] = "asset"
     output_artifacts: ClassVar[bool] = False
+    level: ClassVar[str] = "sentence"
+    kind: ClassVar[str] = "rated"
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir

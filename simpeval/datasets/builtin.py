@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import simpeval
 from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpEvalPast, SimpLikert2022, WikiDA
+from simpeval.datasets.dwiki import CochranePairs, DWiki2025
 from simpeval.datasets.metaeval import SimplicityDA, StructuralSimplicity
 
 
 @simpeval.hookimpl
 def simpeval_register_datasets() -> list[type]:
-    return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022, WikiDA]
+    return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022, WikiDA,
+            DWiki2025, CochranePairs]

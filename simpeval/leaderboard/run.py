@@ -137,6 +137,7 @@ class Plan:
     seed: int = 0
     split: str | None = None  # "test": only items of declared test splits
     left_out: list[str] = field(default_factory=list)  # installed metrics not on the board, with why
+    level: str = "sentence"  # the datasets of this level (Dataset.level) when ``datasets`` is None
 
 
 def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = None,
@@ -149,7 +150,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
     work = Work()
     keys = metric_keys(registry, plan.metrics)
     cells, missing, columns = [], [], {}
-    for name in plan.datasets or sorted(registry.datasets):
+    for name in plan.datasets or board_datasets(registry, plan.level):
         try:
             dataset = registry.dataset_class(name)(plan.data_dir)
             len(dataset)  # reads the files
@@ -197,6 +198,12 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
     board.checked = sorted(training - set(board.unchecked))
     mark_training(board)
     return board
+
+
+def board_datasets(registry: Registry, level: str) -> list[str]:
+    """The registered rated datasets of ``level`` (pairwise ones have no score to correlate), by name."""
+    return sorted(name for name, cls in registry.datasets.items()
+                  if getattr(cls, "level", "sentence") == level and getattr(cls, "kind", "rated") == "rated")
 
 
 def mark_training(board: Board) -> None:
