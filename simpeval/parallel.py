@@ -19,11 +19,12 @@ Dask is an optional extra (``pip install simpeval[dask]``), imported only here.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
-from concurrent.futures import CancelledError
 import time
 import uuid
+from concurrent.futures import CancelledError
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -114,11 +115,55 @@ def _failed(batch: Batch, exc: BaseException) -> Exception:
         return UsageError(f"a worker process died while scoring {batch.describe()} (killed, or out of memory): "
                           "run again with fewer --jobs, or without --jobs")
     if isinstance(exc, PicklingError) or "pickle" in str(exc):
-        return UsageError(f"a metric cannot be sent to worker processes ({type(exc).__name__}: "
-                          f"{' '.join(str(exc).split())}): run it without --jobs")
+        return _unsendable(exc)
     error = RuntimeError(f"{batch.describe()} failed after {RETRIES + 1} tries: {type(exc).__name__}: {exc}")
     error.__cause__ = exc
     return error
+
+
+def _unsendable(exc: BaseException) -> UsageError:
+    return UsageError(f"a metric cannot be sent to worker processes ({type(exc).__name__}: "
+                      f"{' '.join(str(exc).split())}): run it without --jobs")
+
+
+def _check_sendable(metrics: Sequence[Metric], tasks: list[Task | None]) -> None:
+    """Raise the one-line :class:`UsageError` when the metrics (or their tasks) cannot be pickled.
+
+    Checked in the client before any worker starts: when pickling fails inside the pool's
+    feeder thread instead, cancelling the batches queued behind it can kill the pool's
+    management thread (CPython 3.11), and the pool's shutdown then waits for ever.
+    """
+    import pickle
+
+    try:
+        pickle.dumps((list(metrics), tasks))
+    except Exception as exc:  # noqa: BLE001  (pickle raises TypeError, AttributeError, PicklingError, ...)
+        raise _unsendable(exc) from None
+
+
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker process checks that the process that started it is still there."""
+
+
+def _follow_parent(client: int | None) -> None:
+    """In each worker process (the pool's initializer): exit as soon as the process that started it
+    is gone. A client killed with SIGKILL cannot shut its pool down; without this its workers
+    would live on, re-parented, each holding a model in memory.
+
+    :param client: the client's pid when it is the workers' parent (``fork`` and ``spawn``), so
+        that a client that died before this ran is noticed too; None under ``forkserver``,
+        whose server is the parent and exits with the client.
+    """
+    parent = os.getppid()
+    if client is not None and parent != client:
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="simpeval-parent-watch", daemon=True).start()
 
 
 # --------------------------------------------------------------------------
@@ -136,13 +181,18 @@ class ProcessExecutor:
         self._size = 0
 
     def _pool_for(self, n_batches: int) -> Any:
+        import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         wanted = max(1, min(self.workers, n_batches))
         if self._pool is None or self._size < wanted:
             if self._pool is not None:
                 self._pool.shutdown()
-            self._pool, self._size = ProcessPoolExecutor(max_workers=wanted), wanted
+            context = multiprocessing.get_context()
+            client = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
+            self._pool = ProcessPoolExecutor(max_workers=wanted, mp_context=context, initializer=_follow_parent,
+                                             initargs=(client,))
+            self._size = wanted
         return self._pool
 
     def map(self, metrics: Sequence[Metric], work: Work) -> Iterator[tuple[Batch, BatchScores]]:
@@ -151,6 +201,7 @@ class ProcessExecutor:
         work = list(work)
         if not work:
             return
+        _check_sendable(metrics, work[0][1])
         pool = self._pool_for(len(work))
         signatures = [metric.signature() for metric in metrics]
         pending = {pool.submit(score_remote, metrics, signatures, tasks, batch): (batch, tasks, 0)
