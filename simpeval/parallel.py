@@ -95,7 +95,7 @@ def score_remote(
         return score_batch(local, tasks, batch)
     except UsageError:
         raise
-    except Exception as exc:  # a plugin's bug: named here, where its frames still are
+    except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a plugin's bug: named here, where its frames are
         owners = {type(m).__module__.split(".")[0]: (f'plugin "{m.provided_by[2]}" ({m.provided_by[0]} '
                                                      f'{m.provided_by[1]})', m.provided_by[0], m.provided_by[2])
                   for m in local if m.provided_by[0] != "simpeval"}

@@ -14,6 +14,7 @@ import pytest
 
 PLUGIN = '''
 import os
+import sys
 import threading
 import time
 
@@ -45,6 +46,14 @@ def make(stage):
                 raise RuntimeError("sentences broken")
             if stage == "dies":
                 os._exit(9)
+            if stage == "exits":
+                sys.exit(0)
+            if stage == "interrupts":
+                raise KeyboardInterrupt
+            if stage == "huge":
+                return {self.name: [10**400 for _ in outputs]}
+            if stage == "near-max":
+                return {self.name: [1e308 for _ in outputs]}
             if stage == "sleeps":  # a worker that is busy when its client is killed
                 with open(f"worker-{os.getpid()}.pid", "w"):
                     pass
@@ -79,9 +88,10 @@ class FortyTwo(simpeval.Metric):
 
 
 CLASSES = []
-for stage in ("init", "signature", "check", "sentences", "corpus", "unpicklable", "dies", "sleeps"):
+for stage in ("init", "signature", "check", "sentences", "corpus", "unpicklable", "dies", "sleeps", "exits", "interrupts", "huge",
+              "near-max"):
     cls = make(stage)
-    cls.__name__ = cls.__qualname__ = f"Raiser_{stage}"  # module-level, so worker processes can unpickle it
+    cls.__name__ = cls.__qualname__ = f"Raiser_{stage}".replace("-", "_")  # module-level, so worker processes can unpickle it
     globals()[cls.__name__] = cls
     CLASSES.append(cls)
 
@@ -142,6 +152,30 @@ def test_a_raising_metric_is_one_line_naming_its_plugin(site, stage, jobs):
     assert done.returncode == 1
     assert one_line(done) == (f'Error: plugin "raisers" (raisers 1.0) failed (RuntimeError: {stage} broken): {REMEDY}')
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("stage, fault", [("exits", "SystemExit: 0"), ("interrupts", "KeyboardInterrupt")])
+def test_a_metrics_own_exit_or_interrupt_is_its_fault_not_a_silent_end(site, stage, fault, jobs):
+    done = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", f"raise-{stage}", "--no-cache",
+                    "--jobs", jobs, "-o", "out.txt")
+    assert done.returncode == 1
+    assert one_line(done) == f'Error: plugin "raisers" (raisers 1.0) failed ({fault}): {REMEDY}'
+    assert done.stdout == "" and not (site / "out.txt").exists()
+
+
+def test_a_score_too_large_for_a_float_is_the_metrics_one_line_error(site):
+    done = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "raise-huge", "--no-cache")
+    assert done.returncode == 2
+    assert one_line(done) == ('Error: metric "raise-huge" (raisers 1.0) returned a raise-huge score too large for a '
+                              f"float: {REMEDY}")
+
+
+def test_item_scores_near_the_largest_float_average_to_a_finite_corpus_score(site):
+    done = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "raise-near-max", "--no-cache",
+                    "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["corpus"]["raise-near-max"] == 1e308
 
 
 def test_a_raising_train_command_is_one_line(site):

@@ -35,9 +35,9 @@ class SimpevalGroup(click.Group):
             return super().invoke(ctx)
         except UsageError as exc:
             raise OneLineError(str(exc)) from None
-        except click.ClickException:
+        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except Exception as exc:  # a plugin's bug is one line naming it (simpeval.cli.faults)
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a plugin's bug is one line naming it (.faults)
             from simpeval.cli.faults import as_plugin_fault
 
             fault = as_plugin_fault(exc, getattr(ctx.find_root().obj, "_registry", None))
@@ -173,6 +173,10 @@ _add_builtin_commands()
 
 def main() -> None:
     exit_on_sigterm()
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        from simpeval.cli.faults import interrupt
+
+        signal.signal(signal.SIGINT, interrupt)
     warnings.formatwarning = one_line_warning
     cli(prog_name="simpeval")
 
@@ -194,7 +198,9 @@ def exit_on_sigterm() -> None:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
-        raise SystemExit(128 + signum)
+        from simpeval.cli.faults import Terminated
+
+        raise Terminated(128 + signum)
 
     if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
         signal.signal(signal.SIGTERM, terminate)

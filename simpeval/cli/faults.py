@@ -1,7 +1,9 @@
 """A plugin's exception, told in one line that names the plugin (never a traceback).
 
 A metric that raises in ``__init__``, ``signature``, ``check_inputs``, ``score_sentences`` or
-``score_corpus``, or a plugin command that raises, is a bug of that plugin, not bad input:
+``score_corpus``, or a plugin command that raises, is a bug of that plugin, not bad input
+(``sys.exit`` and ``KeyboardInterrupt`` included: they would end the command silently, exit
+status 0, or as if the user had pressed Ctrl-C):
 the command ends with exit status 1 (2 stays "fix your input") and one line naming the plugin,
 its distribution and the two remedies (report it, or switch the plugin off). An exception
 raised by simpeval's own code keeps its traceback: it is simpeval's bug to report. Under
@@ -22,6 +24,19 @@ if TYPE_CHECKING:
 PLUGIN_FAULT_EXIT = 1
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C on the command (SIGINT), told apart from a ``KeyboardInterrupt`` that plugin code raises."""
+
+
+class Terminated(SystemExit):
+    """SIGTERM on the command, told apart from a ``sys.exit`` in plugin code."""
+
+
+def interrupt(signum: int, frame: object) -> None:
+    """The SIGINT handler of the command line: raises :class:`Interrupted` (click prints "Aborted!")."""
+    raise Interrupted
+
+
 class PluginFault(click.ClickException):
     """One line, exit status 1: a plugin's code raised."""
 
@@ -37,8 +52,11 @@ def registry_owners(registry: Registry | None) -> dict[str, tuple[str, str, str]
     return owners
 
 
-def as_plugin_fault(exc: Exception, registry: Registry | None) -> PluginFault | None:
-    """The :class:`PluginFault` to raise for ``exc``, or None to let it propagate."""
+def as_plugin_fault(exc: BaseException, registry: Registry | None) -> PluginFault | None:
+    """The :class:`PluginFault` to raise for ``exc``, or None to let it propagate (a signal, or
+    simpeval's own exception)."""
+    if isinstance(exc, (Interrupted, Terminated)):
+        return None
     if isinstance(exc, PluginError):
         return PluginFault(str(exc))
     message = fault_message(exc, registry_owners(registry))

@@ -535,9 +535,13 @@ class Metric(abc.ABC):
         for value in values:
             if not isinstance(value, numbers.Real):
                 raise MetricError(self, f"returned a {type(value).__name__} ({value!r:.40}) as a {key} score")
-            if math.isinf(value):
+            try:
+                number = float(value)
+            except OverflowError:  # an integer such as 10**400
+                raise MetricError(self, f"returned a {key} score too large for a float") from None
+            if math.isinf(number):
                 raise MetricError(self, f"returned an infinite {key} score")
-            checked.append(float(value))
+            checked.append(number)
         return checked
 
     def __repr__(self) -> str:
@@ -613,9 +617,14 @@ def _format_value(value: Any) -> str:
 
 
 def mean_ignoring_nan(values: Sequence[float]) -> float:
-    """The mean of the values that are not NaN (NaN when none are)."""
-    finite = [v for v in values if not math.isnan(v)]
-    return sum(finite) / len(finite) if finite else math.nan
+    """The mean of the values that are not NaN (NaN when none are); finite when they all are."""
+    defined = [v for v in values if not math.isnan(v)]
+    if not defined:
+        return math.nan
+    total = sum(defined)
+    if math.isinf(total) and not any(map(math.isinf, defined)):  # finite scores near 1.8e308 overflow the sum
+        return math.fsum(v / len(defined) for v in defined)  # their mean never does
+    return total / len(defined)
 
 
 def _all_strings(texts: Iterable[Any]) -> bool:
