@@ -3,7 +3,7 @@ the one line that tells a plugin's exception (:func:`fault_message`, exit status
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 
 class UsageError(Exception):
@@ -25,20 +25,58 @@ class PluginError(Exception):
     """
 
 
-def fault_message(exc: BaseException, owners: Mapping[str, tuple[str, str, str]]) -> str | None:
-    """The one line for ``exc`` when its innermost frame of plugin code belongs to one of ``owners``;
-    None when only simpeval's own code raised."""
+Owner = tuple[str, str, tuple[str, ...]]
+"""Who answers for a module's code: ``(label, distribution, plugin names)`` (see :func:`plugin_owners`)."""
+
+
+def plugin_owners(plugins: Iterable[tuple[str, str, str, str]]) -> dict[str, Owner]:
+    """What :func:`fault_message` needs, from ``(module, distribution, version, plugin name)`` of
+    every plugin that is switched on (a switched-off one ran no code, and ``-p no:`` it would not help).
+
+    Each plugin owns its own module (its entry point's, or its metric class's) and the
+    modules below it. A distribution's top-level package owns the code its plugins share:
+    there the fault is told against all of them, with a ``-p no:`` for each.
+    """
+    owners: dict[str, Owner] = {}
+    shared: dict[str, tuple[str, str, list[str]]] = {}
+    for module, distribution, version, name in plugins:
+        release = f"{distribution} {version}".strip()
+        owners[module] = (f'plugin "{name}" ({release})', distribution, (name,))
+        names = shared.setdefault(module.split(".")[0], (distribution, release, []))[2]
+        if name not in names:
+            names.append(name)
+    for package, (distribution, release, names) in shared.items():
+        if package not in owners:
+            quoted = ", ".join(f'"{name}"' for name in names)
+            owners[package] = (f"plugin{'s' if len(names) > 1 else ''} {quoted} ({release})", distribution, tuple(names))
+    return owners
+
+
+def fault_message(exc: BaseException, owners: Mapping[str, Owner]) -> str | None:
+    """The one line for ``exc`` when its innermost frame of plugin code belongs to one of ``owners``
+    (the owner of the frame's module or of the nearest package above it); None when only
+    simpeval's own code raised."""
     frames = []
     tb = exc.__traceback__
     while tb is not None:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
     for frame in reversed(frames):
-        owner = owners.get(str(frame.f_globals.get("__name__", "")).split(".")[0])
+        owner = _owner(str(frame.f_globals.get("__name__", "")), owners)
         if owner is not None:
-            label, distribution, name = owner
+            label, distribution, names = owner
             text = " ".join(str(exc).split())
             what = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+            switches = " ".join(f"-p no:{name}" for name in names)
             return (f"{label} failed ({what}): report it to the authors of {distribution} "
-                    f"or switch it off with -p no:{name}")
+                    f"or switch it off with {switches}")
+    return None
+
+
+def _owner(module: str, owners: Mapping[str, Owner]) -> Owner | None:
+    parts = module.split(".")
+    for end in range(len(parts), 0, -1):
+        owner = owners.get(".".join(parts[:end]))
+        if owner is not None:
+            return owner
     return None

@@ -28,7 +28,7 @@ from concurrent.futures import CancelledError
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from simpeval.errors import PluginError, UsageError, fault_message
+from simpeval.errors import PluginError, UsageError, fault_message, plugin_owners
 from simpeval.run import Run
 
 if TYPE_CHECKING:
@@ -96,9 +96,7 @@ def score_remote(
     except UsageError:
         raise
     except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a plugin's bug: named here, where its frames are
-        owners = {type(m).__module__.split(".")[0]: (f'plugin "{m.provided_by[2]}" ({m.provided_by[0]} '
-                                                     f'{m.provided_by[1]})', m.provided_by[0], m.provided_by[2])
-                  for m in local if m.provided_by[0] != "simpeval"}
+        owners = plugin_owners((type(m).__module__, *m.provided_by) for m in local if m.provided_by[0] != "simpeval")
         message = fault_message(exc, owners)
         if message is None:
             raise

@@ -108,6 +108,23 @@ def simpeval_register_commands(cli, train):
         raise RuntimeError("train broken")
 '''
 
+TWIN = '''
+import simpeval
+
+
+class Twin(simpeval.Metric):
+    name = "raise-TWIN"
+
+    def _score_items(self, sources, outputs, references=None):
+        raise RuntimeError("TWIN broken")
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics():
+    return [Twin]
+'''
+"""Two plugins (entry points) of one distribution, ``twins``: each metric raises."""
+
 REMEDY = "report it to the authors of raisers or switch it off with -p no:raisers"
 
 
@@ -120,6 +137,15 @@ def site(tmp_path_factory) -> Path:
     info.mkdir()
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: raisers\nVersion: 1.0\n")
     (info / "entry_points.txt").write_text("[simpeval]\nraisers = raisers\n")
+    twins = root / "twins"
+    twins.mkdir()
+    (twins / "__init__.py").write_text("")
+    for twin in ("first", "second"):
+        (twins / f"{twin}.py").write_text(TWIN.replace("TWIN", twin))
+    info = root / "twins-2.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: twins\nVersion: 2.0\n")
+    (info / "entry_points.txt").write_text("[simpeval]\nfirst = twins.first\nsecond = twins.second\n")
     (root / "orig.txt").write_text("the cat sat on the mat .\nit was a sunny day .\n")
     (root / "sys.txt").write_text("the cat sat .\nit was sunny .\n")
     (root / "long.txt").write_text("the international committee considered the extraordinary circumstances very "
@@ -176,6 +202,19 @@ def test_item_scores_near_the_largest_float_average_to_a_finite_corpus_score(sit
                     "--format", "json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["corpus"]["raise-near-max"] == 1e308
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_fault_names_the_plugin_of_its_distribution_that_raised(site, jobs):
+    done = simpeval(site, "-p", "no:first", "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m",
+                    "raise-second", "--no-cache", "--jobs", jobs)
+    assert done.returncode == 1
+    assert one_line(done) == ('Error: plugin "second" (twins 2.0) failed (RuntimeError: second broken): report it to '
+                              "the authors of twins or switch it off with -p no:second")
+    done = simpeval(site, "-p", "no:second", "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m",
+                    "raise-first", "--no-cache")
+    assert one_line(done).endswith("failed (RuntimeError: first broken): report it to the authors of twins or switch "
+                                   "it off with -p no:first")
 
 
 def test_a_raising_train_command_is_one_line(site):

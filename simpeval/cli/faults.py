@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from simpeval.errors import PluginError, fault_message
+from simpeval.errors import Owner, PluginError, fault_message, plugin_owners
 
 if TYPE_CHECKING:
     from simpeval.registry import Registry
@@ -43,13 +43,13 @@ class PluginFault(click.ClickException):
     exit_code = PLUGIN_FAULT_EXIT
 
 
-def registry_owners(registry: Registry | None) -> dict[str, tuple[str, str, str]]:
-    """Top-level package -> ``(label, distribution, plugin name)`` of every third-party plugin."""
-    owners: dict[str, tuple[str, str, str]] = {}
-    for info in registry.plugins if registry is not None else ():
-        if info.distribution != "simpeval":
-            owners.setdefault(info.module.split(":")[0].split(".")[0], (info.label, info.distribution, info.name))
-    return owners
+def registry_owners(registry: Registry | None) -> dict[str, Owner]:
+    """Module -> owner (:func:`simpeval.errors.plugin_owners`) of every third-party plugin switched on."""
+    return plugin_owners(
+        (info.module.split(":")[0], info.distribution, info.version, info.name)
+        for info in (registry.plugins if registry is not None else ())
+        if info.distribution != "simpeval" and not info.disabled
+    )
 
 
 def as_plugin_fault(exc: BaseException, registry: Registry | None) -> PluginFault | None:
