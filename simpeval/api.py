@@ -110,16 +110,18 @@ def evaluate_files(
     from simpeval.engine.metrics import MetricSpecs
     from simpeval.engine.plan import Output, Plan, System
     from simpeval.engine.sources import open_source
+    from simpeval.fileio import command_files
 
     ref_paths = [os.fspath(refs)] if isinstance(refs, (str, os.PathLike)) else [os.fspath(r) for r in refs]
     target = None if output is None else os.fspath(output)
-    check_writable(target, "output")
-    written = None if target is None else Output(
-        target, fmt, lambda result, ids: format_result(result, sentence_level, fmt, ids))
-    plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset),
-                [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), ref_paths))],
-                sentence_level=sentence_level, batch_size=batch_size, output=written)
-    return run_plan(plan, cache=_cache(cache), jobs=jobs)
+    with command_files():  # ``output`` never replaces a file the call read
+        check_writable(target, "output")
+        written = None if target is None else Output(
+            target, fmt, lambda result, ids: format_result(result, sentence_level, fmt, ids), "output")
+        plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset),
+                    [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), ref_paths))],
+                    sentence_level=sentence_level, batch_size=batch_size, output=written)
+        return run_plan(plan, cache=_cache(cache), jobs=jobs)
 
 
 def _specs(metrics: str | Iterable[str] | None) -> list[str]:

@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from simpeval.fileio import new_file_mode
+
 CACHE_DIR_ENV = "SIMPEVAL_CACHE_DIR"
 
 
@@ -77,13 +79,6 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def new_file_mode() -> int:
-    """The permission bits a new file gets from ``open`` (0666 less the umask)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
 
 
 STALE_TEMPORARY_SECONDS = 3600

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from simpeval.errors import UsageError
+from simpeval.fileio import note_read
 
 DATA_DIR_ENV = "SIMPEVAL_DATA_DIR"
 CLI_ARGUMENT = "--data-dir"
@@ -87,12 +88,14 @@ def require_file(data_dir: Path, relative: str, source: str = "") -> Path:
         where = f" (public copy: {source})" if source else ""
         raise UsageError(f"missing data file {path}{where}: put it there (`simpeval data` shows every data set "
                          "and where it goes)")
+    note_read(path)  # an output of this command must never replace it
     return path
 
 
 def read_data_text(path: Path) -> str:
     """The text of data file ``path`` (UTF-8); :class:`UsageError` naming the file when it cannot
     be read or is not UTF-8, instead of a traceback."""
+    note_read(path)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:

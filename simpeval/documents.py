@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simpeval.errors import UsageError
+from simpeval.fileio import note_read
 
 SUFFIX = ".txt"
 JSONL = ".jsonl"
@@ -92,6 +93,7 @@ def _decode(data: bytes, option: str, path: Path) -> str:
 
 
 def _read_bytes(path: Path, option: str) -> bytes:
+    note_read(path)  # an output of this command must never replace it
     try:
         return path.read_bytes()
     except OSError as exc:

@@ -1,8 +1,12 @@
 """The files a run reads and writes: inputs read as strict UTF-8, one item per line, with clear
-errors; results printed or written atomically.
+errors; results printed or written atomically, never over a file the run read.
 
 This is library code below the command line (the engine, :func:`simpeval.evaluate_files` and
 every command write through it), so it prints with :data:`sys.stdout` rather than click.
+
+Every output goes through :class:`StagedOutput`, and that is where an output is refused when
+it is a file the command read: inputs, documents, dataset files, ``--scores`` files, whatever
+the path or link that names them (:func:`command_files`, :func:`note_read`).
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ import re
 import stat
 import sys
 import tempfile
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from simpeval.cache import new_file_mode
 from simpeval.errors import UsageError
 
 
@@ -29,7 +34,12 @@ def read_lines(path: str, option: str) -> list[str]:
     does not start another one. A UTF-8 byte-order mark is dropped.
     """
     try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                note_read(path)
+                data = handle.read()
     except OSError as exc:
         raise UsageError(f"cannot read {option} {path}: {exc.strerror}; check the path") from None
     return decode_lines(data, path, option)
@@ -81,13 +91,19 @@ def check_writable(output: str | None, option: str = "-o") -> None:
 
     The file itself, or (when it does not exist yet) the nearest existing directory above it,
     must be writable; a directory or a dangling symbolic link is refused. A special file
-    (a device such as ``/dev/null``, a FIFO) only needs to be writable itself: it is written
-    through, never replaced.
+    (a device such as ``/dev/null``, a FIFO) or a name of an open descriptor (``/dev/stdout``,
+    ``/dev/fd/3``) only needs to be writable itself: it is written through, never replaced.
+    Within a command (:func:`command_files`), a file it has read already, or one that another
+    of its outputs names (``--html`` and ``-o``), is refused as well.
     """
-    if output is None:
+    if output is None or _standard_stream(output) is not None:
         return
     path = Path(output)
     try:
+        if _is_descriptor(output) or is_special(path):
+            if not os.access(path, os.W_OK):
+                raise UsageError(f"cannot write {option} {output}: permission denied; pick another path")
+            return
         if path.is_symlink() and not path.exists():
             raise UsageError(f"{option} {output} is a symbolic link to nothing: remove it or pick another path")
         if path.is_dir():
@@ -95,43 +111,133 @@ def check_writable(output: str | None, option: str = "-o") -> None:
         target = path.resolve()
         exists = target.exists()
     except OSError as exc:  # a name too long, a loop of links
-        problem = "the file name is too long" if exc.errno == errno.ENAMETOOLONG else exc.strerror
-        raise UsageError(f"cannot write {option} {output}: {problem}; pick another path") from None
+        raise _unreachable(exc, output, option) from None
     if exists:
-        special = is_special(target)
-        if not os.access(target, os.W_OK) or not (special or os.access(target.parent, os.W_OK)):
+        if not os.access(target, os.W_OK) or not os.access(target.parent, os.W_OK):
             raise UsageError(f"cannot write {option} {output}: permission denied; pick another path")
-        return
-    if len(target.name.encode("utf-8", "surrogateescape")) > _name_max(target.parent):
-        raise UsageError(f"cannot write {option} {output}: the file name is too long; pick a shorter one")
-    parent = target.parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write {option} {output}: {parent} is not a writable directory; pick another path")
+    else:
+        if len(target.name.encode("utf-8", "surrogateescape")) > _name_max(target.parent):
+            raise UsageError(f"cannot write {option} {output}: the file name is too long; pick a shorter one")
+        parent = target.parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            raise UsageError(f"cannot write {option} {output}: {parent} is not a writable directory; "
+                             "pick another path")
+    refuse_a_read_file(output, option)
+    _plan(target, output, option)
+
+
+def _unreachable(exc: OSError, output: str, option: str) -> UsageError:
+    problem = "the file name is too long" if exc.errno == errno.ENAMETOOLONG else exc.strerror
+    return UsageError(f"cannot write {option} {output}: {problem}; pick another path")
 
 
 def check_not_an_input(output: str | None, inputs: Sequence[str | None], option: str = "-o") -> None:
-    """Refuse an ``output`` that is one of the command's ``inputs`` (the same file, by device and
-    inode, whatever the path or link that names it): publishing would replace the input."""
-    if output is None:
+    """Refuse, before any work, an ``output`` that is one of the command's ``inputs`` or a file
+    in one of its input directories (documents): :func:`note_read` on each, then the one check
+    (:func:`refuse_a_read_file`) that :class:`StagedOutput` repeats when it publishes."""
+    with command_files():
+        for path in inputs:
+            if path is None or path == "-":
+                continue
+            if os.path.isdir(path):
+                for entry in _entries(path):
+                    note_read(entry)
+            else:
+                note_read(path)
+        refuse_a_read_file(output, option)
+
+
+def _entries(directory: str) -> list[str]:
+    try:
+        return [entry.path for entry in os.scandir(directory)]
+    except OSError:
+        return []  # unreadable: reading the inputs names the problem
+
+
+# --------------------------------------------------------------------------
+# What a command has read: its outputs never replace one of those files
+# --------------------------------------------------------------------------
+
+
+class _CommandFiles:
+    """The files one command has read, by (device, inode), and the outputs it has announced."""
+
+    def __init__(self) -> None:
+        self.read: dict[tuple[int, int], str] = {}
+        self.outputs: dict[tuple, tuple[str, str]] = {}  # file identity -> (option, path)
+
+
+_command: _CommandFiles | None = None
+_command_lock = threading.Lock()
+
+
+@contextmanager
+def command_files() -> Iterator[None]:
+    """The span of one command or library call: within it, every file read through this module,
+    :func:`simpeval.datadir.require_file` or the document and dataset readers is remembered
+    (:func:`note_read`), and an output that is one of them is refused (:class:`StagedOutput`).
+
+    Nested spans share the outermost one; what was read is forgotten when it ends, so a
+    long-lived process may later write a file an earlier call read.
+    """
+    global _command
+    with _command_lock:
+        outermost = _command is None
+        if outermost:
+            _command = _CommandFiles()
+    try:
+        yield
+    finally:
+        if outermost:
+            with _command_lock:
+                _command = None
+
+
+def note_read(path: str | os.PathLike) -> None:
+    """Remember that the current command reads the regular file ``path`` (nothing outside a
+    :func:`command_files` span, for standard input or for what is not a regular file)."""
+    files = _command
+    if files is None or path == "-":
         return
     try:
-        out = os.stat(output)
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return
+    if stat.S_ISREG(found.st_mode):
+        files.read.setdefault((found.st_dev, found.st_ino), os.fspath(path))
+
+
+def refuse_a_read_file(output: str | os.PathLike | None, option: str = "-o") -> None:
+    """Raise :class:`UsageError` if ``output`` is a file the current command has read (the same
+    file by device and inode, whatever the path, link or hard link that names it)."""
+    files = _command
+    if files is None or output is None:
+        return
+    try:
+        found = os.stat(output)
+    except (OSError, ValueError):
+        return  # not there yet: it cannot have been read
+    read = files.read.get((found.st_dev, found.st_ino)) if stat.S_ISREG(found.st_mode) else None
+    if read is not None:
+        raise UsageError(f"{option} {os.fspath(output)} is also an input ({read}), read by this command: writing "
+                         "it would replace that file; pick another output path")
+
+
+def _plan(target: Path, output: str, option: str) -> None:
+    """Announce an output of the current command: two options naming one file are refused."""
+    files = _command
+    if files is None:
+        return
+    try:
+        found = os.stat(target)
+        identity: tuple = ("file", found.st_dev, found.st_ino)
     except OSError:
-        return  # not there yet: it cannot be an input
-    if not stat.S_ISREG(out.st_mode):
-        return  # a device or a FIFO is written through, never replaced
-    for path in inputs:
-        if path is None or path == "-":
-            continue
-        try:
-            same = os.path.samestat(out, os.stat(path))
-        except OSError:
-            continue
-        if same:
-            raise UsageError(f"{option} {output} is also an input ({path}): writing it would replace that input; "
-                             "pick another output path")
+        identity = ("new", str(target))
+    other = files.outputs.setdefault(identity, (option, output))
+    if other[0] != option:
+        raise UsageError(f"{other[0]} {other[1]} and {option} {output} name the same file: give each its own path")
 
 
 def is_special(path: Path) -> bool:
@@ -153,49 +259,81 @@ def _name_max(directory: Path) -> int:
         return 255
 
 
-def write_output(text: str, output: str | None) -> None:
+def write_output(text: str, output: str | None, option: str = "-o") -> None:
     """Print ``text``, or write it atomically to ``output`` (an interrupted write leaves no partial file).
 
     An existing file keeps its permission bits. A symbolic link is written through: the
     file it points to gets the new content and the link stays.
     """
     if output is None:
-        _print(text)
+        _print(text, sys.stdout)
         return
-    with StagedOutput(output) as staged:
+    with StagedOutput(output, option) as staged:
         staged.write(text)
         staged.publish()
 
 
-def _print(text: str) -> None:
-    sys.stdout.write(text)
-    sys.stdout.flush()
+def _print(text: str, stream: TextIO) -> None:
+    stream.write(text)
+    stream.flush()
+
+
+_STANDARD = {"/dev/stdout": 1, "/dev/stderr": 2}
+_DESCRIPTOR = re.compile(r"/dev/fd/(?P<fd>[0-9]+)|/proc/self/fd/(?P<self>[0-9]+)|/dev/std(?:in|out|err)")
+
+
+def _is_descriptor(output: str) -> bool:
+    """Whether ``output`` names an open descriptor (``/dev/stdout``, ``/dev/fd/3``): written
+    through, never replaced, whatever the descriptor holds (a pipe, a terminal, a file opened by ``>>``)."""
+    return _DESCRIPTOR.fullmatch(os.path.normpath(output)) is not None
+
+
+def _standard_stream(output: str | None) -> TextIO | None:
+    """:data:`sys.stdout` for no output or a name of descriptor 1, :data:`sys.stderr` for 2, else None.
+
+    Printing through the stream rather than reopening its file keeps the order of what the
+    command prints, and keeps ``>> file`` appending."""
+    if output is None:
+        return sys.stdout
+    match = _DESCRIPTOR.fullmatch(os.path.normpath(output))
+    if match is None:
+        return None
+    fd = _STANDARD.get(match[0]) or int(match["fd"] or match["self"] or 0)
+    return {1: sys.stdout, 2: sys.stderr}.get(fd)
 
 
 class StagedOutput:
     """A command's output, written piece by piece as it is produced and published whole at the end.
 
     The pieces go to a temporary file (beside ``output``, or in the temporary directory for
-    standard output and for a special file such as ``/dev/null`` or a FIFO); :meth:`publish`
-    renames it over ``output`` (as :func:`write_output` does) or copies it to standard output
-    or into the special file, which is never replaced. Leaving the ``with`` block without
-    publishing, by an error or an interruption, deletes it: nothing half-written is ever seen.
-    A temporary file beside ``output`` carries its writer's process id, so one that a killed
-    run left behind is removed by the next run that writes there (:func:`sweep_stale`).
-    A full disk or a file-size limit is one line naming ``output``.
+    standard output, a special file such as ``/dev/null`` or a FIFO, or a descriptor's name such as
+    ``/dev/stdout``); :meth:`publish` renames it over ``output`` (as :func:`write_output` does) or
+    copies it to the stream, into the special file or through the descriptor, which is never
+    replaced. An ``output`` that is a file the command read is refused, when staging starts and
+    again when publishing (:func:`refuse_a_read_file`): nothing is written then. Leaving the
+    ``with`` block without publishing, by an error or an interruption, deletes the stage: nothing
+    half-written is ever seen. A temporary file beside ``output`` carries its writer's process
+    id, so one that a killed run left behind is removed by the next run that writes there
+    (:func:`sweep_stale`). A full disk or a file-size limit is one line naming ``output``.
     """
 
     COPY_CHUNK = 1 << 20
 
-    def __init__(self, output: str | None) -> None:
-        self.output = output
+    def __init__(self, output: str | None, option: str = "-o") -> None:
+        self.output, self.option = output, option
         self._tmp = None
+        self._target: Path | None = None  # the regular file the stage is renamed over
+        self._stream = _standard_stream(output)
+        self._append = False
         try:
-            self._target = None if output is None else Path(output).resolve()
-            self._special = self._target is not None and is_special(self._target)
-            if self._target is None or self._special:
+            if self._stream is None:
+                self._append = _is_descriptor(output)
+                if not (self._append or is_special(Path(output))):
+                    self._target = Path(output).resolve()
+            if self._target is None:
                 self._handle = tempfile.TemporaryFile("w+", encoding="utf-8", newline="")
             else:
+                refuse_a_read_file(self._target, option)
                 self._target.parent.mkdir(parents=True, exist_ok=True)
                 sweep_stale(self._target)
                 fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=_temporary_prefix(self._target),
@@ -217,19 +355,21 @@ class StagedOutput:
         return self._handle
 
     def publish(self) -> None:
-        """Make the whole output visible: rename it over ``output``, or print it or write it into the special file."""
+        """Make the whole output visible: rename it over ``output``, or copy it to the stream, into
+        the special file or through the descriptor."""
         try:
-            if self._target is None or self._special:
+            if self._target is None:
                 self._handle.seek(0)
-                if self._target is None:
+                if self._stream is not None:
                     while chunk := self._handle.read(self.COPY_CHUNK):
-                        _print(chunk)
+                        _print(chunk, self._stream)
                 else:
-                    with open(self._target, "w", encoding="utf-8", newline="") as device:
+                    with open(self.output, "a" if self._append else "w", encoding="utf-8", newline="") as through:
                         while chunk := self._handle.read(self.COPY_CHUNK):
-                            device.write(chunk)
+                            through.write(chunk)
                 self._handle.close()
                 return
+            refuse_a_read_file(self._target, self.option)  # read since staging began (a loader, a document)
             mode = stat.S_IMODE(self._target.stat().st_mode) if self._target.exists() else new_file_mode()
             self._handle.flush()
             os.fsync(self._handle.fileno())
@@ -254,9 +394,34 @@ class StagedOutput:
             raise self._unwritable(exc) from None  # a writer (csv) wrote to the handle directly
 
     def _unwritable(self, exc: OSError) -> UsageError:
-        where = "standard output" if self.output is None else f"-o {self.output}"
+        where = "standard output" if self.output is None else f"{self.option} {self.output}"
         remedy = "free some space or pick another path" if exc.errno in _FULL else "pick another path"
         return UsageError(f"cannot write {where}: {exc.strerror or exc}; {remedy}")
+
+
+def new_file_mode() -> int:
+    """The permission bits a new file gets from ``open``: 0666 less the umask.
+
+    The umask is read, never set: ``os.umask(0)`` to learn it would leave, for a moment, every
+    file another thread creates writable by all. Linux shows it in ``/proc/self/status``;
+    elsewhere a probe file created with 0666 shows what the umask leaves.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    directory = tempfile.mkdtemp()
+    try:
+        probe = os.path.join(directory, "probe")
+        os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        return stat.S_IMODE(os.stat(probe).st_mode)
+    finally:
+        for name in os.listdir(directory):
+            os.unlink(os.path.join(directory, name))
+        os.rmdir(directory)
 
 
 _FULL = {errno.ENOSPC, errno.EFBIG, errno.EDQUOT}

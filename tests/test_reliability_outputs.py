@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -144,3 +145,208 @@ def test_a_long_but_valid_output_name_still_gets_its_temporary_file(texts):
     result = run("evaluate", "--orig", texts / "orig.txt", "--sys", texts / "sys.txt", "-m", "fkgl", "-o", texts / name)
     assert result.exit_code == 0, result.output
     assert (texts / name).read_text().startswith("metric")
+
+
+# --------------------------------------------------------------------------
+# -o never replaces a file the command read (issue 28, high 1): one check in the staged output
+# --------------------------------------------------------------------------
+
+
+def _refused(result, path, text):
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "is also an input (" in result.output, result.output
+    assert Path(path).read_text() == text
+    assert [p.name for p in Path(path).parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_all_pairs_output_that_is_a_system_is_refused(texts):
+    result = run("evaluate", "--orig", texts / "orig.txt", "--sys", texts / "sys.txt", "--sys", texts / "sys2.txt",
+                 "--all-pairs", "-m", "fkgl", "-o", texts / "sys.txt")
+    _refused(result, texts / "sys.txt", SYS)
+
+
+def test_all_pairs_output_that_is_a_system_through_a_hard_link_is_refused(texts):
+    os.link(texts / "sys2.txt", texts / "other-name.txt")
+    result = run("evaluate", "--orig", texts / "orig.txt", "--sys", texts / "sys.txt", "--sys", texts / "sys2.txt",
+                 "--all-pairs", "-m", "fkgl", "-o", texts / "other-name.txt")
+    _refused(result, texts / "sys2.txt", SYS)
+
+
+@pytest.fixture
+def document_dirs(tmp_path):
+    for folder, texts in (("o", ORIG), ("s", SYS)):
+        (tmp_path / folder).mkdir()
+        for i, line in enumerate(texts.splitlines(), 1):
+            (tmp_path / folder / f"d{i}.txt").write_text(line + "\n")
+    return tmp_path
+
+
+def test_output_that_is_a_file_inside_a_document_directory_is_refused(document_dirs):
+    before = (document_dirs / "s" / "d1.txt").read_text()
+    result = run("evaluate", "--orig", document_dirs / "o", "--sys", document_dirs / "s", "-m", "fkgl",
+                 "-o", document_dirs / "s" / "d1.txt")
+    _refused(result, document_dirs / "s" / "d1.txt", before)
+
+
+def test_several_document_systems_output_inside_one_is_refused(document_dirs):
+    shutil.copytree(document_dirs / "s", document_dirs / "s2")
+    before = (document_dirs / "s2" / "d2.txt").read_text()
+    result = run("evaluate", "--orig", document_dirs / "o", "--sys", document_dirs / "s", "--sys",
+                 document_dirs / "s2", "-m", "fkgl", "-o", document_dirs / "s2" / "d2.txt")
+    _refused(result, document_dirs / "s2" / "d2.txt", before)
+
+
+@pytest.fixture
+def data_copy(data_dir, tmp_path):
+    """Simplicity-DA's files and ASSET's references, copied: the test may try to overwrite them."""
+    copy = tmp_path / "D"
+    (copy / "metaeval").mkdir(parents=True)
+    for name in ("simplicity_DA.csv", "simplicity_DA_ratings.csv", "metrics_simplicity_DA.csv"):
+        shutil.copy(data_dir / "metaeval" / name, copy / "metaeval" / name)
+    shutil.copytree(data_dir / "references" / "asset", copy / "references" / "asset")
+    return copy
+
+
+def test_meta_evaluate_output_that_is_the_dataset_file_is_refused(data_copy):
+    target = data_copy / "metaeval" / "simplicity_DA.csv"
+    before = target.read_text()
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "-m", "fkgl", "--data-dir", data_copy,
+                 "--no-cache", "-o", target)
+    _refused(result, target, before)
+
+
+def test_meta_evaluate_output_that_is_a_reference_file_it_read_is_refused(data_copy):
+    target = data_copy / "references" / "asset" / "asset.test.simp.0"
+    before = target.read_text()
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "-m", "bleu", "--data-dir", data_copy,
+                 "--no-cache", "-o", target)
+    _refused(result, target, before)
+
+
+def test_meta_evaluate_output_that_is_a_scores_file_is_refused(data_copy, tmp_path):
+    import csv
+
+    rows = list(csv.DictReader((data_copy / "metaeval" / "simplicity_DA.csv").open(encoding="utf-8")))
+    scores = tmp_path / "mine.csv"
+    with scores.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["sent_id", "sys_name", "mine"])
+        writer.writerows([row["sent_id"], row["sys_name"], len(row["simp_sent"])] for row in rows)
+    before = scores.read_text()
+    link = tmp_path / "link.csv"
+    link.symlink_to(scores)
+    result = run("meta-evaluate", "--dataset", "simplicity-da", "-m", "fkgl", "--data-dir", data_copy,
+                 "--no-cache", "--scores", scores, "-o", link)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert scores.read_text() == before
+
+
+@pytest.mark.slow
+def test_reproduce_output_that_is_the_dataset_file_is_refused(data_copy):
+    target = data_copy / "metaeval" / "simplicity_DA.csv"
+    before = target.read_text()
+    result = run("reproduce", "alva-manchego-2021", "--table", "3", "--data-dir", data_copy, "--no-cache",
+                 "-o", target)
+    _refused(result, target, before)
+
+
+@pytest.mark.slow
+def test_leaderboard_output_that_is_the_dataset_file_is_refused(data_copy):
+    target = data_copy / "metaeval" / "simplicity_DA.csv"
+    before = target.read_text()
+    result = run("leaderboard", "--dataset", "simplicity-da", "-m", "fkgl", "--bootstrap", "0",
+                 "--data-dir", data_copy, "--no-cache", "-o", target)
+    _refused(result, target, before)
+
+
+def test_leaderboard_html_and_output_naming_one_file_are_refused_before_any_work(tmp_path):
+    (tmp_path / "page.md").write_text("kept\n")
+    (tmp_path / "alias.md").symlink_to(tmp_path / "page.md")
+    for output, html in (("page.md", "page.md"), ("page.md", "alias.md"), ("new.md", "./new.md")):
+        result = run("leaderboard", "--dataset", "no-such-dataset", "--data-dir", tmp_path, "-o", tmp_path / output,
+                     "--html", tmp_path / html)
+        assert result.exit_code == 2 and "name the same file" in result.output, result.output
+        assert "no-such-dataset" not in result.output  # refused before the datasets are looked at
+    assert (tmp_path / "page.md").read_text() == "kept\n" and not (tmp_path / "new.md").exists()
+
+
+def test_a_library_call_never_writes_over_its_input(texts):
+    from simpeval import evaluate_files
+    from simpeval.errors import UsageError
+
+    with pytest.raises(UsageError, match="is also an input"):
+        evaluate_files(texts / "orig.txt", texts / "sys.txt", metrics="fkgl", output=texts / "sys.txt", cache=False)
+    assert (texts / "sys.txt").read_text() == SYS
+
+
+def test_reads_are_forgotten_when_the_command_ends(texts):
+    """A long-lived process (a notebook) may write a file that an earlier call read."""
+    from simpeval import evaluate_files
+
+    evaluate_files(texts / "orig.txt", texts / "sys.txt", metrics="fkgl", output=texts / "out.csv", cache=False)
+    output_files.write_output("new\n", str(texts / "sys.txt"))
+    assert (texts / "sys.txt").read_text() == "new\n"
+
+
+def _simpeval(*args, cwd, **kwargs):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return subprocess.run([sys.executable, "-m", "simpeval", *map(str, args)], env=env, cwd=cwd, timeout=120,
+                          **kwargs)
+
+
+@pytest.mark.slow
+def test_output_to_dev_stdout_is_standard_output(texts):
+    piped = _simpeval("evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "fkgl", "--no-cache",
+                      "-o", "/dev/stdout", cwd=texts, capture_output=True, text=True)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.startswith("metric")
+    redirected = texts / "redirected.txt"
+    redirected.write_text("already here\n")
+    with redirected.open("a") as handle:  # `>> redirected.txt`: appended, never replaced
+        done = _simpeval("evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "fkgl", "--no-cache",
+                         "-o", "/dev/stdout", cwd=texts, stdout=handle, stderr=subprocess.PIPE, text=True)
+    assert done.returncode == 0, done.stderr
+    assert redirected.read_text().startswith("already here\nmetric")
+    assert [p.name for p in texts.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_report_never_replaces_an_existing_report_html_unasked(texts, monkeypatch):
+    monkeypatch.chdir(texts)
+    (texts / "report.html").write_text("my earlier report\n")
+    result = run("report", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "fkgl", "--no-cache")
+    assert result.exit_code == 2 and "report.html exists" in result.output, result.output
+    assert (texts / "report.html").read_text() == "my earlier report\n"
+    result = run("report", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "fkgl", "--no-cache", "-o", "report.html")
+    assert result.exit_code == 0, result.output
+    assert (texts / "report.html").read_text().lstrip().lower().startswith("<!doctype html")
+
+
+@pytest.mark.parametrize("command", [
+    ("meta-evaluate", "--dataset", "simplicity-da", "-m", "fkgl"),
+    ("reproduce", "alva-manchego-2021", "--table", "3"),
+    ("report", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "fkgl"),
+    ("leaderboard", "--dataset", "simplicity-da", "-m", "fkgl"),
+])
+@pytest.mark.parametrize("name", ["x" * 300, "d" * 300 + "/out.txt", "a/" * 2100 + "x"])
+def test_an_over_long_output_is_one_line_for_every_command(texts, monkeypatch, command, name):
+    monkeypatch.chdir(texts)
+    result = run(*command, "--no-cache", "-o", name)
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("Error: cannot write -o ") and "too long" in result.output, result.output
+    assert "report it" not in result.output and "Traceback" not in result.output
+
+
+def test_the_new_file_mode_never_sets_the_umask(monkeypatch, tmp_path):
+    expected = 0o666 & ~_current_umask()
+    monkeypatch.setattr(os, "umask", lambda mask: pytest.fail(f"os.umask({mask:o}) called"))
+    assert output_files.new_file_mode() == expected
+    output_files.write_output("x\n", str(tmp_path / "out.txt"))
+    assert stat.S_IMODE((tmp_path / "out.txt").stat().st_mode) == expected
+
+
+def _current_umask() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("Umask:"):
+            return int(line.split()[1], 8)
+    raise AssertionError("no Umask line")

@@ -31,8 +31,11 @@ class SimpevalGroup(click.Group):
     """A group that turns :class:`UsageError` into a one-line error and refuses repeated options."""
 
     def invoke(self, ctx: click.Context):
+        from simpeval.fileio import command_files
+
         try:
-            return super().invoke(ctx)
+            with command_files():  # no output replaces a file the command read
+                return super().invoke(ctx)
         except UsageError as exc:
             raise OneLineError(str(exc)) from None
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):

@@ -53,7 +53,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     from simpeval.parallel import open_executor
 
     check_writable(output)
-    check_writable(html_path)
+    check_writable(html_path, "--html")
     started = time.perf_counter()
     reg = registry()
     for name in datasets:
@@ -80,7 +80,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
         text = render.render_markdown(board, plan, footer)
     write_output(text, output)
     if html_path is not None:
-        write_output(render.render_html(board, plan, footer), html_path)
+        write_output(render.render_html(board, plan, footer), html_path, "--html")
 
 
 def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 FORMATS = ("html", "markdown")
+DEFAULT_HTML = "report.html"
 
 
 @click.command()
@@ -34,7 +37,8 @@ FORMATS = ("html", "markdown")
 @click.option("--title", default="simpeval report", show_default=True)
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="html", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
-              help="Write here (atomically); default: report.html for HTML, standard output for Markdown.")
+              help="Write here (atomically); default: report.html for HTML (never replaced unless named here), "
+                   "standard output for Markdown.")
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR, else the user data directory; see `simpeval data`).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
@@ -53,8 +57,12 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
         raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
     orig_path, refs_paths, sys_paths, test = resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths,
                                                             sys_dir, paired_bs, paired_ar)
+    if output is None and fmt == "html":
+        if os.path.lexists(DEFAULT_HTML):  # an earlier report, perhaps of other systems: the user decides
+            raise UsageError(f"{DEFAULT_HTML} exists: replace it with -o {DEFAULT_HTML}, or pick another -o path")
+        output = DEFAULT_HTML
     check_writable(output)
-    check_not_an_input(output or ("report.html" if fmt == "html" else None), (orig_path, *refs_paths, *sys_paths))
+    check_not_an_input(output, (orig_path, *refs_paths, *sys_paths))
     if no_paired and test is not None:
         raise UsageError("--no-paired turns the paired test off: drop it or --paired-bs/--paired-ar")
     if test is None and len(sys_paths) > 1 and not no_paired:
@@ -70,7 +78,6 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     if fmt == "html":
         from simpeval.report.html import render_html
 
-        output = output or "report.html"
         write_output(render_html(built), output)
         click.echo(f"wrote {output}", err=True)
     else:

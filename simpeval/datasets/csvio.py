@@ -9,10 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from simpeval.errors import UsageError
+from simpeval.fileio import note_read
 
 
 def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
     """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing."""
+    note_read(path)  # an output of this command must never replace it
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)

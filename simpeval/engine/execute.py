@@ -195,7 +195,7 @@ def _checked(metrics: Sequence[Metric], batches: Iterator[Batch]) -> Iterator[Ba
 
 def _staged(output: Output | None) -> Any:
     """The output's :class:`~simpeval.fileio.StagedOutput` (published whole at the end), or none."""
-    return nullcontext() if output is None else StagedOutput(output.path)
+    return nullcontext() if output is None else StagedOutput(output.path, output.option)
 
 
 def run_plan(plan: Plan, *, cache: ScoreCache | None = None, jobs: int = 1, dask: str | None = None

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO
 
-from simpeval.fileio import check_same_counts, decode_lines
+from simpeval.fileio import check_same_counts, decode_lines, note_read
 from simpeval.errors import UsageError
 from simpeval.engine.batches import Batch
 
@@ -37,6 +37,7 @@ class LineFile:
             self._handle: BinaryIO = sys.stdin.buffer if path == "-" else open(path, "rb")
         except OSError as exc:
             raise self._unreadable(exc) from None
+        note_read(path)  # an output of this command must never replace it
 
     def count(self) -> int | None:
         """The number of lines of a regular file (without reading it into memory); None for

@@ -43,11 +43,13 @@ class Output:
     :param render: ``render(result, ids)`` -> the text to write: ``result`` is the
         :class:`~simpeval.engine.results.EvaluationResult` of one system (``ids``: document
         ids or None) or the :class:`~simpeval.compare.Comparison` of several.
+    :param option: how errors name the output (``-o``; ``output`` for the Python API).
     """
 
     path: str | None
     fmt: str
     render: Callable[[Any, list[str] | None], str]
+    option: str = "-o"
 
 
 @dataclass

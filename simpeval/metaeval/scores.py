@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from simpeval.errors import UsageError
+from simpeval.fileio import note_read
 
 TEST_SET_COLUMN = "test_set"
 _TEST_SET_NAMES = {"turkcorpus": {"turkcorpus", "turk"}}
@@ -65,6 +66,7 @@ def join_scores(
     :raises UsageError: key columns missing, duplicate keys, no item matched, or a requested
         metric absent.
     """
+    note_read(path)  # an output of this command must never replace it
     try:
         with path.open(encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)

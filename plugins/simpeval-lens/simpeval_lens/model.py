@@ -32,6 +32,7 @@ import torch
 from torch import nn
 
 from simpeval import UsageError, models
+from simpeval.fileio import new_file_mode
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import CONFIG_FILE, WEIGHTS_FILE
 from simpeval_lens.losses import adaptive_target, cosine_target_loss, reconstruction_loss
@@ -166,10 +167,8 @@ class LensModel(nn.Module):
             weights, config = directory / f".{WEIGHTS_FILE}.tmp", directory / f".{CONFIG_FILE}.tmp"
             save_file({k: v.detach().contiguous() for k, v in self.state_dict().items()}, str(weights))
             config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
-            mask = os.umask(0)
-            os.umask(mask)
             for path in (weights, config):  # readable by all, as the umask allows (safetensors writes 0600)
-                os.chmod(path, 0o666 & ~mask)
+                os.chmod(path, new_file_mode())
             os.replace(weights, directory / WEIGHTS_FILE)
             os.replace(config, directory / CONFIG_FILE)
         except OSError as exc:
