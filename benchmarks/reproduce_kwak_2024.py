@@ -32,22 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from simpeval.lens2023.kwak_2024 import ASPECTS, COLUMNS, PAPER, SPLITS  # the paper's numbers, one copy
+
 ROOT = Path(__file__).resolve().parents[1]
 DOC = ROOT / "docs" / "reproduced" / "kwak-2024.md"
-COLUMNS = ("tau_del", "tau_para", "tau_spl", "tau_all", "Fluency", "Meaning", "Simplicity")
-SPLITS = ("Deletions", "Paraphrases", "Splittings", "All")
-ASPECTS = ("fluency", "meaning", "simplicity")
-# Kwak et al. (2024), Table 1
-PAPER = {
-    "FKGL": (-0.25, -0.556, -0.31, -0.356, 0.054, 0.145, 0.001),
-    "BLEU": (0.0, 0.048, -0.054, -0.033, 0.46, 0.622, 0.438),
-    "SARI": (0.0, 0.206, 0.14, 0.149, 0.335, 0.534, 0.366),
-    "BERTScore": (-0.25, 0.238, 0.093, 0.112, 0.636, 0.682, 0.614),
-    "LENS": (-0.5, 0.429, 0.333, 0.331, 0.807, 0.668, 0.749),
-    "LENS (Kwak et al.'s reimplementation)": (-0.5, 0.27, 0.24, 0.228, 0.781, 0.681, 0.723),
-    "Ours E+R": (0.0, 0.206, 0.31, 0.283, 0.674, 0.48, 0.537),
-    "Ours E+R+S": (0.0, 0.246, 0.359, 0.328, 0.693, 0.518, 0.581),
-}
+
 # our row -> (metric spec, paper row it sits beside)
 CONVENTIONAL = {
     "FKGL": ("fkgl", "FKGL"),
@@ -118,10 +107,10 @@ def encode_all(data_dir, path: Path, run) -> int:
     for e in simpeval_past_examples(data_dir):
         texts += [e.source, e.output, *e.references]
     for dataset, refs in ((SimpEval2022(data_dir), None), (WikiDA(data_dir), "asset")):
-        from simpeval.metaeval.presets import prepare_inputs
+        from simpeval.lens2023 import prepare_texts
 
-        sources, outputs, references = prepare_inputs("lens-2023", dataset, dataset.sources, dataset.outputs,
-                                                      dataset.references(refs))
+        sources, outputs, references = prepare_texts(dataset, dataset.sources, dataset.outputs,
+                                                     dataset.references(refs))
         texts += sources + outputs + [r for item in references for r in item]
     encode_layers(ENCODER, [t.lower() for t in dict.fromkeys(texts)], run=run)
     return save_encodings(str(path), run, ENCODER)

@@ -52,8 +52,11 @@ def catalogue(registry: Registry) -> list[DataSet]:
                for name, cls in sorted(registry.datasets.items())]
     entries += [DataSet(name, "references", paths, source, _LICENCES.get(source, ""))
                 for name, (paths, source) in reference_set_files().items()]
-    entries += [DataSet(spec.name, "test set", (spec.orig, *spec.refs), spec.source, _LICENCES.get(spec.source, ""))
+    entries += [DataSet(spec.name, "test set", tuple(dict.fromkeys(p for p in (spec.orig, *spec.refs, spec.meta) if p)),
+                        spec.source, spec.licence or _LICENCES.get(spec.source, ""))
                 for spec in TEST_SETS.values()]
+    entries += [DataSet(f"{spec.name} outputs", "system outputs", (spec.systems,), spec.source, spec.licence)
+                for spec in TEST_SETS.values() if spec.systems]
     entries.append(DataSet("simpeval-2022-refs", "references", ("references/simpeval-2022/test.src",
                                                                  "references/simpeval-2022/test.dst"), LENS_META_SOURCE))
     entries.append(DataSet("dwiki-perturbations", "perturbation sets", PERTURBATION_FILES, DWIKI_SOURCE, DWIKI_LICENCE))

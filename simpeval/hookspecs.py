@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
     from simpeval.datasets.base import Dataset
     from simpeval.metrics.base import Metric
+    from simpeval.presets import Preset
+    from simpeval.reproduce.paper import Paper
 
 PROJECT_NAME = "simpeval"
 
@@ -47,6 +49,23 @@ def simpeval_register_datasets() -> list[type[Dataset]]:
     Called once when the dataset registry is built.
 
     :returns: a list of :class:`simpeval.datasets.base.Dataset` subclasses, each with a unique ``name``.
+    """
+
+
+@hookspec
+def simpeval_register_presets() -> list[Preset]:
+    """Return the presets (a published setup's metric settings and text preparation) this plugin provides.
+
+    :returns: a list of :class:`simpeval.presets.Preset`, each with a unique ``name``.
+    """
+
+
+@hookspec
+def simpeval_register_papers() -> list[Paper]:
+    """Return the published papers this plugin reproduces: ``simpeval reproduce --list`` lists them and
+    ``simpeval reproduce NAME`` prints each paper's numbers beside simpeval's.
+
+    :returns: a list of :class:`simpeval.reproduce.paper.Paper`, each with a unique ``name``.
     """
 
 

@@ -23,6 +23,7 @@ from simpeval import hookspecs, models
 from simpeval._version import __version__
 from simpeval.errors import PluginLoadError, UsageError
 from simpeval.metrics.base import Metric
+from simpeval.presets import Preset
 
 ENTRY_POINT_GROUP = "simpeval"
 DISABLE_AUTOLOAD_ENV = "SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD"
@@ -34,7 +35,8 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
     "simpeval.metrics.combined",
-    "simpeval.metrics.lens2023_metrics",
+    "simpeval.lens2023",
+    "simpeval.german",
     "simpeval.metrics.dsari",
     "simpeval.metrics.aggregate",
     "simpeval.metrics.length",
@@ -43,6 +45,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.operations",
     "simpeval.metrics.bertscore",
     "simpeval.datasets.builtin",
+    "simpeval.reproduce.alva_manchego_2021",
 )
 
 
@@ -85,13 +88,15 @@ class PluginInfo:
 
 @dataclass
 class Registry:
-    """The metrics and datasets of one plugin manager, with where each came from."""
+    """The metrics, datasets, presets and papers of one plugin manager, with where each came from."""
 
     plugin_manager: pluggy.PluginManager
     plugins: list[PluginInfo] = field(default_factory=list)
     metrics: dict[str, type[Metric]] = field(default_factory=dict)
     datasets: dict[str, type] = field(default_factory=dict)
     provider: dict[str, PluginInfo] = field(default_factory=dict)
+    presets: dict[str, Preset] = field(default_factory=dict)
+    papers: dict[str, Any] = field(default_factory=dict)  # name -> simpeval.reproduce.paper.Paper
 
     @property
     def failures(self) -> list[PluginInfo]:
@@ -127,7 +132,7 @@ class Registry:
         """The score name and options that ``-m name:options`` under ``preset`` asks for.
 
         Where a preset computes another formula under a metric's name (``bleu`` under
-        ``lens-2023`` is NLTK's GLEU), the name becomes that of the metric computing it
+        ``lens-2023`` is NLTK's GLEU: :attr:`Preset.metrics`), the name becomes that of the metric computing it
         (``gleu-nltk``; a sub-score maps to the sub-score at the same place, ``sari-add`` to
         ``sari-lens-add``), so that a score's name says what it is. simpeval 0.1's ``formula``
         options (``bleu:formula=nltk-gleu``) map the same way, with a :class:`DeprecationWarning`.
@@ -142,7 +147,7 @@ class Registry:
                 warnings.warn(f'"{cls.name}:formula={formula}" is deprecated since simpeval 0.2 and removed in 0.3: '
                               f'ask for the metric "{target}"', DeprecationWarning, stacklevel=2)
         else:
-            target = vars(cls).get("preset_metrics", {}).get(preset)
+            target = self.presets[preset].metrics.get(cls.name) if preset in self.presets else None
         if target is None:
             return name, options
         variant = self.metric_class(target)
@@ -162,6 +167,8 @@ class Registry:
         settings: dict[str, Any] = {}
         if preset is not None:
             settings.update(cls.presets.get(preset, {}))
+            if preset in self.presets:
+                settings.update(self.presets[preset].settings.get(cls.name, {}))
         settings.update(options or {})
         metric = cls(**settings)
         info = self.provider.get(cls.name)
@@ -170,7 +177,7 @@ class Registry:
         return metric
 
     def preset_names(self) -> list[str]:
-        return sorted({p for cls in self.metrics.values() for p in (*cls.presets, *vars(cls).get("preset_metrics", {}))})
+        return sorted({*self.presets, *(p for cls in self.metrics.values() for p in cls.presets)})
 
     def check_preset(self, preset: str | None) -> None:
         """:class:`UsageError` unless ``preset`` is None or a preset of some installed metric."""
@@ -361,7 +368,9 @@ def load_registry(
     pm, infos = get_plugin_manager(autoload, plugins, strict, disabled)
     registry = Registry(pm, infos)
     for hook_name, check in (("simpeval_register_metrics", _check_metric),
-                             ("simpeval_register_datasets", _check_dataset)):
+                             ("simpeval_register_datasets", _check_dataset),
+                             ("simpeval_register_presets", _check_preset),
+                             ("simpeval_register_papers", _check_paper)):
         for info, results in registry.call_each(hook_name, strict):
             for cls in (c for result in results for c in _as_list(result)):
                 _register(registry, cls, info, strict, check)
@@ -384,7 +393,8 @@ def _register(registry: Registry, cls: Any, info: PluginInfo, strict: bool, chec
         info.fail(f'Error registering simpeval plugin "{info.name}": {_describe(exc)}', strict, exc)
         return
     target[cls.name] = cls
-    registry.provider[cls.name] = info
+    if check in (_check_metric, _check_dataset):
+        registry.provider[cls.name] = info
     if check is _check_metric:
         info.notes.extend(contract_notes(cls))
 
@@ -481,6 +491,26 @@ def _check_dataset(registry: Registry, cls: Any) -> dict[str, type]:
         other = registry.provider[name]
         raise ValueError(f'dataset "{name}" is already registered by {other.distribution} ({other.name}): rename it')
     return registry.datasets
+
+
+def _check_preset(registry: Registry, preset: Any) -> dict[str, Preset]:
+    """Where ``preset`` goes, or why it cannot: not a :class:`Preset`, or a name taken."""
+    if not isinstance(preset, Preset) or not preset.name:
+        raise TypeError(f"{preset!r} is not a simpeval.presets.Preset with a name")
+    if preset.name in registry.presets:
+        raise ValueError(f'preset "{preset.name}" is already registered: rename it')
+    return registry.presets
+
+
+def _check_paper(registry: Registry, paper: Any) -> dict[str, Any]:
+    """Where ``paper`` goes, or why it cannot: not a :class:`~simpeval.reproduce.paper.Paper`, or a name taken."""
+    from simpeval.reproduce.paper import Paper
+
+    if not isinstance(paper, Paper) or not getattr(paper, "name", ""):
+        raise TypeError(f"{paper!r} is not a simpeval.reproduce.paper.Paper with a name")
+    if paper.name in registry.papers:
+        raise ValueError(f'paper "{paper.name}" is already registered: rename it')
+    return registry.papers
 
 
 def _describe(exc: BaseException) -> str:

@@ -4,8 +4,9 @@ import pytest
 from nltk.tokenize import NLTKWordTokenizer
 from nltk.translate.gleu_score import sentence_gleu
 
-from simpeval.metrics import lens2023
-from simpeval.metrics.lens2023_metrics import GleuNltk, SariLens
+from simpeval.lens2023 import formulas as lens2023
+from simpeval.lens2023.metrics import GleuNltk, SariLens
+from simpeval.metrics import textstat073
 from simpeval.registry import load_registry
 from simpeval.runner import evaluate, resolve_metrics
 
@@ -22,12 +23,12 @@ from simpeval.runner import evaluate, resolve_metrics
     ("the dog ran. the cat sat.", (2, 6, 6), -2.7),
 ])
 def test_textstat_fkgl_by_hand(text, counts, grade):
-    assert lens2023.textstat_counts(text) == counts
-    assert lens2023.textstat_fkgl(text) == grade
+    assert textstat073.counts(text) == counts
+    assert textstat073.fkgl(text) == grade
 
 
 def test_textstat_fkgl_of_no_words_is_the_constant():
-    assert lens2023.textstat_fkgl("...") == pytest.approx(-15.7)  # -15.59, rounded as textstat does
+    assert textstat073.fkgl("...") == pytest.approx(-15.7)  # -15.59, rounded as textstat does
 
 
 def test_gleu_matches_nltk_on_lowercased_nltk_tokens():

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from simpeval.cli import cli
 from simpeval.reproduce import find_table
+from simpeval.registry import load_registry
 from simpeval.reproduce.alva_manchego_2021 import TABLES
 
 
@@ -114,6 +115,7 @@ def test_no_table3_pointer_on_runs_that_are_not_table3(options, data_dir):
 
 
 def test_find_table_by_dataset_references_and_split():
-    assert find_table("structural-simplicity", "hsplit", "system-type").key == "10"
-    assert find_table("simplicity-da", "selected", "quality").key == "11-selected"
-    assert find_table("simpeval-2022", "asset", "quality") is None
+    registry = load_registry()
+    assert find_table(registry, "structural-simplicity", "hsplit", "system-type").key == "10"
+    assert find_table(registry, "simplicity-da", "selected", "quality").key == "11-selected"
+    assert find_table(registry, "simpeval-2022", "asset", "quality") is None

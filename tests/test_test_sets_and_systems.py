@@ -14,6 +14,7 @@ from simpeval.datasets.testsets import TEST_SETS, load_test_set
 EASSE_NAMES = ["asset_test", "asset_valid", "turkcorpus_test", "turkcorpus_valid", "turkcorpus_test_legacy",
                "turkcorpus_valid_legacy", "pwkp_test", "pwkp_valid", "hsplit_test", "wikisplit_test",
                "wikisplit_valid", "googlecomp_test", "googlecomp_valid", "qats_test"]
+GERMAN_NAMES = ["deplain-web_test", "deplain-web-doc_test"]
 
 
 def run(*args):
@@ -26,7 +27,7 @@ def outputs(data_dir):
 
 
 def test_every_easse_test_set_is_known():
-    assert list(TEST_SETS) == EASSE_NAMES
+    assert list(TEST_SETS) == EASSE_NAMES + GERMAN_NAMES
 
 
 @pytest.mark.parametrize("name, items, refs", [
@@ -34,6 +35,7 @@ def test_every_easse_test_set_is_known():
     ("turkcorpus_test_legacy", 359, 8), ("turkcorpus_valid_legacy", 2000, 8), ("pwkp_test", 100, 1),
     ("pwkp_valid", 205, 1), ("hsplit_test", 359, 4), ("wikisplit_test", 5000, 1), ("wikisplit_valid", 5000, 1),
     ("googlecomp_test", 1000, 1), ("googlecomp_valid", 1000, 1), ("qats_test", 126, 1),
+    ("deplain-web_test", 1846, 1), ("deplain-web-doc_test", 147, 1),
 ])
 def test_each_test_set_loads_with_its_size(data_dir, name, items, refs):
     test_set = load_test_set(data_dir, name)
@@ -45,7 +47,8 @@ def test_test_sets_command_lists_every_set_as_present(data_dir):
     result = run("test-sets", "--data-dir", data_dir)
     assert result.exit_code == 0
     rows = result.output.splitlines()[2:]
-    assert [row.split()[0] for row in rows] == EASSE_NAMES and all(row.split()[2] == "ok" for row in rows)
+    assert [row.split()[0] for row in rows] == EASSE_NAMES + GERMAN_NAMES
+    assert all(row.split()[2] == "ok" for row in rows)
 
 
 def test_test_set_equals_the_same_files_given_by_hand(data_dir, outputs):

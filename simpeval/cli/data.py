@@ -49,4 +49,20 @@ def data(data_dir) -> None:
             more = f" and {len(missing) - SHOWN_PATHS} more" if len(missing) > SHOWN_PATHS else ""
             click.echo(f"  {entry.name}: {', '.join(missing[:SHOWN_PATHS])}{more}\n"
                        f"    from {entry.source} (licence: {entry.licence or 'as stated there'})")
+    _echo_item_licences(used)
     echo_plugin_faults(reg)
+
+
+def _echo_item_licences(data_dir) -> None:
+    """For each test set found whose items carry licences of their own: how many items per licence."""
+    from simpeval.datasets.testsets import TEST_SETS, availability, licence_counts
+
+    if data_dir is None:
+        return
+    found = [spec.name for spec in TEST_SETS.values()
+             if spec.licence_column and availability(data_dir, spec.name) == "ok"]
+    if found:
+        click.echo("\nItems per licence (each item's licence is in its test set's metadata; check it before use):")
+    for name in found:
+        counts = licence_counts(data_dir, name)
+        click.echo(f"  {name}: " + ", ".join(f"{licence} {n:,}" for licence, n in counts.most_common()))

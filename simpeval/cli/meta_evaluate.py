@@ -134,7 +134,7 @@ def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references,
     if fmt == "table":
         from simpeval.reproduce.pointer import published_line
 
-        text += published_line(report)
+        text += published_line(report, registry())
     write_output(text, output)
     if fmt == "csv":
         for line in provenance(report):
@@ -153,7 +153,7 @@ def _pairwise(dataset, metric_specs, score_paths, plots_dir, bootstrap, seed, fm
               cache_dir, progress, jobs, dask) -> None:
     """Pair agreement on a pairwise dataset (``dataset``) or, with ``dataset`` None, on the perturbation sets."""
     from simpeval.cache import ScoreCache
-    from simpeval.cli.files import write_output
+    from simpeval.fileio import write_output
     from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.datasets.dwiki import perturbation_sets

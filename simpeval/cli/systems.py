@@ -43,6 +43,27 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
     return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
 
 
+def csv_test_set_systems(test_set, data_dir, orig, sys_paths):
+    """``(name, MemorySource)`` per system for a test set read from a CSV (DEplain-web's documents,
+    one per row); None for a test set of line files. A ``--sys`` that is the test set's own CSV
+    scores its originals (the copy baseline)."""
+    from simpeval.datasets.testsets import load_test_set, lookup_test_set
+    from simpeval.engine.sources import MemorySource
+
+    if test_set is None or lookup_test_set(test_set).csv_columns is None:
+        return None
+    from simpeval.datadir import resolve_data_dir
+
+    loaded = load_test_set(resolve_data_dir(data_dir), test_set)
+    systems = []
+    for name, path in zip(system_names(sys_paths), sys_paths):
+        outputs = loaded.sources if path != "-" and Path(path).resolve() == Path(orig).resolve() else \
+            read_lines(path, "--sys")
+        check_same_length([(f"-t {test_set}", loaded.sources), (f"--sys {path}", outputs)])
+        systems.append((name, MemorySource(loaded.sources, outputs, loaded.references)))
+    return systems
+
+
 def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
     """The ``-m`` specs (or the default ones) plus the word-level operations of ``--analysis``."""
     from simpeval.engine.metrics import default_specs

@@ -4,10 +4,18 @@
 files EASSE ships under the same names (its ``resources/data/test_sets``); here they live
 under ``references/`` in the data directory (``SIMPEVAL_DATA_DIR`` or ``--data-dir``). A
 missing file ends the command with one line naming the file and its public source.
+
+A test set declares its language (``lang``, the default of ``--lang``), where its published
+system outputs are (``systems``, for ``--sys-dir``) and, where its items carry licences of their
+own (DEplain-web's), the metadata file and column that hold them. DEplain-web's document test
+set is a CSV with one document pair per row (``csv_columns``), its sentences on separate lines,
+which a document's line joins with spaces, as DEplain's evaluation did.
 """
 
 from __future__ import annotations
 
+import csv
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +34,12 @@ class TestSetSpec:
     refs: tuple[str, ...]
     source: str
     description: str
+    lang: str = "en"
+    systems: str | None = None  # directory of published system outputs, one file per system
+    meta: str | None = None  # per-item metadata CSV (one row per item)
+    licence_column: str | None = None  # the column of ``meta`` (or of the CSV) with each item's licence
+    csv_columns: tuple[str, str] | None = None  # (original, reference) columns when ``orig`` is a CSV
+    licence: str = ""  # the licence of the whole set, where one applies
 
 
 @dataclass(frozen=True)
@@ -44,6 +58,7 @@ class TestSet:
 
 
 _ASSET = "https://github.com/facebookresearch/asset"
+_DEPLAIN = "https://github.com/rstodden/DEPlain"
 _TURK = "https://github.com/cocoxu/simplification"
 _EASSE = "https://github.com/feralvam/easse/tree/master/easse/resources/data/test_sets"
 
@@ -98,6 +113,18 @@ def _specs() -> dict[str, TestSetSpec]:
         TestSetSpec("qats_test", "references/qats/qats.test.orig", ("references/qats/qats.test.simp",),
                     "http://qats2016.github.io/shared.html",
                     "QATS 2016 shared task test: 126 sentence pairs, 1 simplification"),
+        TestSetSpec("deplain-web_test", "references/deplain-web/DEplain-web-manual-public.test.org",
+                    ("references/deplain-web/DEplain-web-manual-public.test.simp",), _DEPLAIN,
+                    "DEplain-web manual test (German): 1,846 sentence pairs, 1 reference, a licence per pair",
+                    lang="de", systems="system_outputs/deplain-web/test",
+                    meta="references/deplain-web/DEplain-web-manual-public.test.meta", licence_column="license",
+                    licence="per pair (CC-BY-4, CC-BY-NC-ND-4, CC-BY-SA-3, save_use_share): see simpeval data"),
+        TestSetSpec("deplain-web-doc_test", "references/deplain-web-doc/plain-text/test.csv",
+                    ("references/deplain-web-doc/plain-text/test.csv",), _DEPLAIN,
+                    "DEplain-web manual document test (German): 147 documents, 1 reference, a licence per pair",
+                    lang="de", systems="system_outputs/deplain-web-doc/test", licence_column="license",
+                    csv_columns=("original", "simplification"),
+                    licence="per document (CC-BY-4, CC-BY-NC-ND-4, CC-BY-SA-3, save_use_share): see simpeval data"),
     ]
     return {spec.name: spec for spec in specs}
 
@@ -136,6 +163,17 @@ def resolve_test_set_files(data_dir: Path, name: str) -> tuple[Path, list[Path]]
             [require_file(data_dir, relative, spec.source) for relative in spec.refs])
 
 
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    csv.field_size_limit(1 << 30)  # a document is one field
+    with path.open(encoding="utf-8-sig", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _document(text: str) -> str:
+    """A document on one line: its lines joined with single spaces."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def load_test_set(data_dir: Path, name: str) -> TestSet:
     """Read test set ``name`` from ``data_dir``.
 
@@ -143,6 +181,11 @@ def load_test_set(data_dir: Path, name: str) -> TestSet:
         differs from the originals'.
     """
     orig, ref_paths = resolve_test_set_files(data_dir, name)
+    spec = lookup_test_set(name)
+    if spec.csv_columns is not None:
+        rows = _csv_rows(orig)
+        original, reference = spec.csv_columns
+        return TestSet(name, [_document(row[original]) for row in rows], [[_document(row[reference])] for row in rows])
     sources = _read(orig)
     columns = []
     for path in ref_paths:
@@ -152,6 +195,24 @@ def load_test_set(data_dir: Path, name: str) -> TestSet:
                              f"re-fetch test set {name} from {lookup_test_set(name).source}")
         columns.append(column)
     return TestSet(name, sources, [list(refs) for refs in zip(*columns)])
+
+
+def licence_counts(data_dir: Path, name: str) -> Counter[str]:
+    """How many items of test set ``name`` carry each licence (empty where the set declares none)."""
+    spec = lookup_test_set(name)
+    if spec.licence_column is None:
+        return Counter()
+    path = require_file(data_dir, spec.meta or spec.orig, spec.source)
+    return Counter(row[spec.licence_column] for row in _csv_rows(path))
+
+
+def published_outputs(data_dir: Path, name: str) -> list[Path]:
+    """The published system output files of test set ``name``, sorted by name (none: empty)."""
+    spec = lookup_test_set(name)
+    directory = data_dir / spec.systems if spec.systems else None
+    if directory is None or not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.is_file() and not p.name.startswith("."))
 
 
 def availability(data_dir: Path | None, name: str) -> str:

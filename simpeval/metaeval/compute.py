@@ -97,7 +97,7 @@ def compute_scores(
     if with_references or (with_references is None and any(r.metric.requires_references for r in requests)):
         refs = dataset.references(references)
         sources = dataset.metric_sources(references or dataset.default_references)
-    sources, outputs, refs = prepare_inputs(preset, dataset, sources, outputs, refs)
+    sources, outputs, refs = prepare_inputs(registry, preset, dataset, sources, outputs, refs)
     out = ComputedScores()
     with Run(cache=cache, executor=executor) as run:  # one run for every system: each model loads once
         if systems is None:

@@ -116,11 +116,9 @@ class Metric(abc.ABC):
     - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
       and the set of sub-scores for which lower is better.
     - ``options``: ``{name: Option}``; values become attributes of the instance.
-    - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper.
-    - ``preset_metrics``: ``{preset name: metric name}`` where a paper computed something else
-      under this metric's name (LENS's "BLEU" is NLTK's GLEU): ``-m bleu --preset lens-2023``
-      then computes ``gleu-nltk``, so a score's name always says what it is. Read from the class
-      itself, never inherited (a subclass computes something else).
+    - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper (a preset
+      itself is registered by a plugin: :class:`simpeval.presets.Preset`, which may also name
+      another metric to compute under this one's name).
     - ``formula_metrics``: ``{formula: metric name}``, simpeval 0.1's ``formula`` option values
       that became named metrics (``-m bleu:formula=nltk-gleu`` still works until 0.3, with a
       :class:`DeprecationWarning`); not inherited either.
@@ -154,7 +152,6 @@ class Metric(abc.ABC):
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
-    preset_metrics: ClassVar[dict[str, str]] = {}
     formula_metrics: ClassVar[dict[str, str]] = {}
     version: ClassVar[str | None] = None
     formula_version: ClassVar[str] = "1"

@@ -202,8 +202,6 @@ class Bleu(Metric):
         # simpeval's BLEU is cased like sacrebleu's. The other defaults are already EASSE's.
         "easse-cli": {"lowercase": True},
     }
-    # LENS's "BLEU" is NLTK's GLEU: --preset lens-2023 computes the metric named so
-    preset_metrics = {"lens-2023": "gleu-nltk"}
     formula_metrics = {"nltk-gleu": "gleu-nltk"}
 
     def __init__(self, **settings: Any) -> None:

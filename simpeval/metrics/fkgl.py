@@ -86,8 +86,6 @@ class Fkgl(Metric):
     corpus_level = True
     options = FKGL_OPTIONS
     presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
-    # LENS's FKGL is textstat 0.7.3's: --preset lens-2023 computes the metric named so
-    preset_metrics = {"lens-2023": "fkgl-textstat"}
     formula_metrics = {"textstat-0.7.3": "fkgl-textstat"}
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:

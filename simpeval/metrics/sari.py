@@ -136,8 +136,6 @@ class Sari(Metric):
             "paper_version": False,
         },
     }
-    # LENS's SARI is its copy of Wei Xu's script: --preset lens-2023 computes the metric named so
-    preset_metrics = {"lens-2023": "sari-lens"}
     formula_metrics = {"lens-2023": "sari-lens"}
 
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are

@@ -1,31 +1,32 @@
-"""Published tables that simpeval reproduces, each with the exact ``meta-evaluate`` run behind it.
+"""Published tables that simpeval reproduces, each with the exact command behind it.
 
-A paper module declares its tables as :class:`~simpeval.reproduce.tables.PublishedTable` values
-in ``TABLES``; :data:`PAPERS` maps the name ``simpeval reproduce`` takes to that module, so the
-command, the pointer ``meta-evaluate`` prints and ``benchmarks/`` all read one copy of the
-published numbers.
+Papers are registered by plugins (:func:`~simpeval.hookspecs.simpeval_register_papers`; the
+built-in ones are plugin modules too: :mod:`simpeval.reproduce.alva_manchego_2021`,
+:mod:`simpeval.lens2023`, :mod:`simpeval.german`), so ``simpeval reproduce``, the pointer
+``meta-evaluate`` prints and ``benchmarks/`` all read one copy of each paper's numbers.
 """
 
 from __future__ import annotations
 
-import importlib
+from typing import TYPE_CHECKING
 
+from simpeval.reproduce.paper import CorrelationPaper, Paper, Reproduction
 from simpeval.reproduce.tables import Comparison, PublishedTable, compare, reproduce
 
-__all__ = ["PAPERS", "Comparison", "PublishedTable", "compare", "find_table", "paper_tables", "reproduce"]
+if TYPE_CHECKING:
+    from simpeval.registry import Registry
 
-PAPERS = {"alva-manchego-2021": "simpeval.reproduce.alva_manchego_2021"}
-
-
-def paper_tables(paper: str) -> dict[str, PublishedTable]:
-    """The tables of ``paper`` (a key of :data:`PAPERS`), keyed by :attr:`PublishedTable.key`."""
-    return importlib.import_module(PAPERS[paper]).TABLES
+__all__ = ["Comparison", "CorrelationPaper", "Paper", "PublishedTable", "Reproduction", "compare", "find_table",
+           "reproduce"]
 
 
-def find_table(dataset: str, references: str | None, split: str) -> PublishedTable | None:
-    """A published table computed on this dataset, reference set and split, if any paper has one."""
-    for paper in PAPERS:
-        for table in paper_tables(paper).values():
-            if (table.dataset, table.references, table.split) == (dataset, references, split):
+def find_table(registry: Registry, dataset: str, references: str | None, split: str) -> PublishedTable | None:
+    """A published Pearson table computed on this dataset, reference set and split, if a registered paper has one."""
+    for paper in registry.papers.values():
+        if not isinstance(paper, CorrelationPaper):
+            continue
+        for table in paper.tables.values():
+            if (table.dataset, table.references, table.split, table.correlation) == (dataset, references, split,
+                                                                                    "pearson"):
                 return table
     return None

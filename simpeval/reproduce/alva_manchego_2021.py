@@ -6,10 +6,16 @@ metaeval-2021``; BERTScore (roberta-large), SAMSA and SARI-SAMSA come from the p
 EASSE published with the paper (``metaeval/metrics_simplicity_DA.csv``), which exist for
 Simplicity-DA with the ASSET and the union (``all``) reference sets only. Every value is the
 paper's absolute Pearson r, row by row, in the paper's column order.
+
+A built-in plugin module: it registers the paper and the ``metaeval-2021`` preset (whose metric
+settings each metric declares in its ``presets``) through the same hooks as any plugin.
 """
 
 from __future__ import annotations
 
+import simpeval
+from simpeval.presets import Preset
+from simpeval.reproduce.paper import CorrelationPaper
 from simpeval.reproduce.tables import PublishedTable
 
 PAPER = "alva-manchego-2021"
@@ -119,3 +125,15 @@ TABLES: dict[str, PublishedTable] = {
                        **_SIMPLICITY_DA),
     )
 }
+
+
+@simpeval.hookimpl
+def simpeval_register_papers() -> list[CorrelationPaper]:
+    return [CorrelationPaper(PAPER, "Alva-Manchego, Scarton and Specia (2021), The (un)suitability of automatic "
+                                    "evaluation metrics for text simplification", TABLES)]
+
+
+@simpeval.hookimpl
+def simpeval_register_presets() -> list[Preset]:
+    return [Preset(PRESET, "EASSE's settings of Alva-Manchego et al. (2021): sacrebleu 1.4 BLEU, Moses tokens, "
+                           "lower-cased FKGL")]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from simpeval.metaeval.run import Report
+    from simpeval.registry import Registry
     from simpeval.reproduce.tables import PublishedTable
 
 __all__ = ["metric_settings", "published_line"]
@@ -32,10 +33,10 @@ def _defaults() -> str:
     return f"today's EASSE defaults, sacrebleu {version('sacrebleu')}"
 
 
-def published_line(report: Report) -> str:
+def published_line(report: Report, registry: Registry) -> str:
     """``# published: ...`` for a run of a published table's setting, ``# not the paper's settings:
     ...`` for a run of its data under other settings, ``""`` for anything else (with a newline)."""
-    table = _same_data_table(report)
+    table = _same_data_table(report, registry)
     if table is None:
         return ""
     name = f"{table.title.split(':')[0]} of {table.paper}"
@@ -50,7 +51,7 @@ def published_line(report: Report) -> str:
     return f"# not the paper's settings: {name} used {used}; the paper's numbers: {command}\n"
 
 
-def _same_data_table(report: Report) -> PublishedTable | None:
+def _same_data_table(report: Report, registry: Registry) -> PublishedTable | None:
     """The published table that correlates exactly what ``report`` correlates, if any."""
     from simpeval.reproduce import find_table
 
@@ -58,7 +59,7 @@ def _same_data_table(report: Report) -> PublishedTable | None:
     if (req.level != "sentence" or req.raw or req.settings.correlation != "pearson" or req.ties != "order"
             or req.settings.average_by != "none"):
         return None
-    table = find_table(report.dataset.name, report.references, req.split or "quality")
+    table = find_table(registry, report.dataset.name, report.references, req.split or "quality")
     if table is None or report.aspect != (table.aspect or report.dataset.aspects[0]):
         return None
     return table

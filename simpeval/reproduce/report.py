@@ -15,6 +15,8 @@ def format_comparison(comparison: Comparison, data_dir: Path, fmt: str = "table"
 
     columns, rows, emphasis = comparison.rows()
     table = comparison.table
+    tested = table.significance != "none"  # the paper marked no winners: nor does simpeval
+    emphasis = emphasis if tested else []
     if fmt == "csv":
         return render(["table", *columns], [[table.key, *row] for row in rows], "csv")
     text = render(columns, rows, fmt, emphasis=emphasis, digits=3)
@@ -22,6 +24,8 @@ def format_comparison(comparison: Comparison, data_dir: Path, fmt: str = "table"
     diff = f"max |ours - paper| = {comparison.max_difference():.3f}"
     notes = [table.note] if table.note else []
     if fmt == "markdown":
-        return "\n".join([f"### {table.title}", "", f"`{command}`", "", text, f"Bold: {WINNERS}; {diff}.",
+        legend = f"Bold: {WINNERS}; {diff}." if tested else f"{diff[0].upper()}{diff[1:]}."
+        return "\n".join([f"### {table.title}", "", f"`{command}`", "", text, legend,
                           *("\n" + n for n in notes)]) + "\n"
-    return "\n".join([table.title, f"$ {command}", text + f"* = {WINNERS}; {diff}", *notes]) + "\n"
+    legend = f"* = {WINNERS}; {diff}" if tested else diff
+    return "\n".join([table.title, f"$ {command}", text + legend, *notes]) + "\n"

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PublishedTable:
-    """One table of a paper: its numbers (absolute Pearson r) and how simpeval recomputes them."""
+    """One table of a paper: its correlations and how simpeval recomputes them."""
 
     paper: str  # name for ``simpeval reproduce``
     key: str  # ``--table`` value, plus ``-<references>`` where one table has several parts
@@ -30,7 +30,7 @@ class PublishedTable:
     references: str
     split: str  # --split
     splits: tuple[str, ...]  # the paper's columns, in its order
-    values: Mapping[str, tuple[float, ...]]  # metric -> |r| per column, in the paper's row order
+    values: Mapping[str, tuple[float, ...]]  # metric -> r (|r| unless signed) per column, in the paper's row order
     labels: Mapping[str, str]  # metric -> the paper's row name
     computed: tuple[str, ...]  # -m metrics simpeval computes
     preset: str | None = None
@@ -40,6 +40,8 @@ class PublishedTable:
     aspect: str | None = None  # the human score correlated; None: the dataset's first aspect
     significance: str = "williams"  # the paper's pairwise test (it decides the bold cells, not r)
     alpha: float = 0.05
+    correlation: str = "pearson"  # --correlation
+    signed: bool = False  # the paper prints signed correlations (else absolute ones)
 
     @property
     def number(self) -> str:
@@ -49,6 +51,12 @@ class PublishedTable:
     def arguments(self, data_dir: Path) -> list[str]:
         """The ``simpeval meta-evaluate`` arguments that recompute this table."""
         args = ["--dataset", self.dataset, "--references", self.references, "--split", self.split]
+        if self.aspect:
+            args += ["--aspect", self.aspect]
+        if self.correlation != "pearson":
+            args += ["--correlation", self.correlation]
+        if self.significance != "williams":
+            args += ["--significance", self.significance]
         if self.preset:
             args += ["--preset", self.preset]
         args += ["-m", ",".join(self.computed)]
@@ -62,11 +70,13 @@ class PublishedTable:
 
     def request(self, data_dir: Path, cache: ScoreCache | None = None) -> Request:
         """The library request equal to :meth:`arguments` (``meta-evaluate``'s defaults elsewhere)."""
+        from simpeval.metaeval.engine import Settings
         from simpeval.metaeval.run import Request
 
         return Request(
             dataset=self.dataset, data_dir=Path(data_dir), metrics=list(self.computed), references=self.references,
-            split=self.split, preset=self.preset,
+            split=self.split, preset=self.preset, aspect=self.aspect,
+            settings=Settings(correlation=self.correlation, significance=self.significance, alpha=self.alpha),
             scores=[Path(data_dir) / self.scores_file] if self.scores_file else [],
             score_columns=list(self.score_columns) if self.scores_file else None, cache=cache,
         )
@@ -74,7 +84,7 @@ class PublishedTable:
 
 @dataclass
 class Comparison:
-    """simpeval's |r| and winners beside a :class:`PublishedTable`'s numbers."""
+    """simpeval's correlations and winners beside a :class:`PublishedTable`'s numbers."""
 
     table: PublishedTable
     ours: dict[str, list[float]]
@@ -108,11 +118,26 @@ class Comparison:
             emphasis += [(i, 1 + k) for k, won in enumerate(self.winners[metric]) if won]
         return columns, rows, emphasis
 
+    def render(self, fmt: str, data_dir: Path) -> str:
+        """The table as text (see :func:`simpeval.reproduce.report.format_comparison`)."""
+        from simpeval.reproduce.report import format_comparison
+
+        return format_comparison(self, data_dir, fmt)
+
+    def cells(self) -> list[dict]:
+        """One record per published value: table, metric, column, published and simpeval's (None: n/a)."""
+        table = self.table
+        return [{"paper": table.paper, "table": table.key, "metric": table.labels.get(metric, metric),
+                 "split": split, "published": paper[k],
+                 "simpeval": self.ours[metric][k] if metric in self.ours else None}
+                for metric, paper in table.values.items() for k, split in enumerate(table.splits)]
+
 
 def compare(table: PublishedTable, report: Report) -> Comparison:
     """simpeval's numbers from ``report`` (the run of ``table.request``) beside the paper's."""
     result = report.result
-    ours = {m: [abs(result.record(m, s).r) for s in table.splits] for m in result.metrics}
+    sign = (lambda r: r) if table.signed else abs
+    ours = {m: [sign(result.record(m, s).r) for s in table.splits] for m in result.metrics}
     winners = {m: [result.record(m, s).winner for s in table.splits] for m in result.metrics}
     return Comparison(table, ours, winners, list(result.warnings))
 

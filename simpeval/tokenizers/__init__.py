@@ -21,6 +21,7 @@ _TOKENIZERS: dict[str, str] = {
     "intl": "simpeval.tokenizers.mteval:TokenizerIntl",
     "moses": "simpeval.tokenizers.moses:MosesTokenizer",
     "nltk": "simpeval.tokenizers.nltk_word:NltkWordTokenizer",
+    "spacy-de": "simpeval.tokenizers.spacy_rules:SpacyGermanTokenizer",
 }
 
 TOKENIZER_NAMES: tuple[str, ...] = tuple(_TOKENIZERS)

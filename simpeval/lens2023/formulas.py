@@ -17,20 +17,17 @@ repository's ``experiments/meta_evaluation``; each differs from EASSE's metric o
   n-gram that the references have only counts when one of its tokens is not a token of the
   original or its tokens are not a subsequence of the original's whitespace-separated words.
 
-Each is a metric named for what it computes (:mod:`simpeval.metrics.lens2023_metrics`): ``fkgl-textstat``,
+Each is a metric named for what it computes (:mod:`simpeval.lens2023.metrics`): ``fkgl-textstat``,
 ``gleu-nltk`` and ``sari-lens``; ``--preset lens-2023`` maps ``fkgl``, ``bleu`` and ``sari`` to them.
 The texts are prepared as LENS's data loaders prepare them: see :func:`remove_tokenization_artifacts`
-and :mod:`simpeval.metaeval.presets`.
+and :func:`simpeval.lens2023.prepare_texts`.
 """
 
 from __future__ import annotations
 
-import math
-import re
 import string
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from simpeval.metrics.xu_sari import order_scores
@@ -40,8 +37,6 @@ if TYPE_CHECKING:
     from simpeval.store import StatsStore
 
 MAX_ORDER = 4
-_NON_WORD = re.compile(r"[^\w\s]")
-_SENTENCE = re.compile(r"\b[^.!?]+[.!?]*")
 
 
 def remove_tokenization_artifacts(output: str, original: str) -> str:
@@ -66,46 +61,6 @@ def remove_tokenization_artifacts(output: str, original: str) -> str:
         elif token + after in original:
             cleaned = cleaned.replace(f"{token} {after}", token + after)
     return cleaned
-
-
-# ----------------------------------------------------------------------
-# FKGL (textstat 0.7.3)
-# ----------------------------------------------------------------------
-
-
-def _legacy_round(number: float, points: int) -> float:
-    """textstat's rounding: ``floor(x * 10**points +- 0.5)``, the sign of ``x`` choosing +-."""
-    p = 10**points
-    return float(math.floor(number * p + math.copysign(0.5, number))) / p
-
-
-@lru_cache(maxsize=1)
-def _hyphenator():  # noqa: ANN202 - pyphen is imported lazily
-    import pyphen
-
-    return pyphen.Pyphen(lang="en_US")
-
-
-def _words(text: str) -> list[str]:
-    return _NON_WORD.sub("", text).split()
-
-
-def textstat_counts(text: str) -> tuple[int, int, int]:
-    """``(sentences, words, syllables)`` as textstat 0.7.3 counts them."""
-    words = _words(text)
-    pieces = _SENTENCE.findall(text)
-    sentences = max(1, len(pieces) - sum(len(_words(piece)) <= 2 for piece in pieces))
-    hyphenator = _hyphenator()
-    syllables = sum(len(hyphenator.positions(word)) + 1 for word in _words(text.lower()))
-    return sentences, len(words), syllables
-
-
-def textstat_fkgl(text: str) -> float:
-    """textstat 0.7.3's ``flesch_kincaid_grade(text)``."""
-    sentences, words, syllables = textstat_counts(text)
-    sentence_length = _legacy_round(words / sentences, 1)
-    syllables_per_word = _legacy_round(syllables / words, 1) if words else 0.0
-    return _legacy_round(0.39 * sentence_length + 11.8 * syllables_per_word - 15.59, 1)
 
 
 # ----------------------------------------------------------------------

@@ -1,19 +1,18 @@
-"""``fkgl-textstat``, ``gleu-nltk`` and ``sari-lens``: LENS's formulas (:mod:`simpeval.metrics.lens2023`) as metrics.
+"""``fkgl-textstat``, ``gleu-nltk`` and ``sari-lens``: LENS's formulas (:mod:`simpeval.lens2023.formulas`) as metrics.
 
 Why metrics of their own: LENS reported them as "FKGL", "BLEU" and "SARI", but each computes
 something else than simpeval's metric of that name; ``--preset lens-2023`` maps ``fkgl``, ``bleu``
-and ``sari`` to them (``Metric.preset_metrics``), so a score's name always says what it computes.
-The formulas stay in :mod:`simpeval.metrics.lens2023`, which the meta-evaluation's text preparation
-imports without the plugin machinery.
+and ``sari`` to them (:attr:`simpeval.presets.Preset.metrics`), so a score's name always says what it
+computes.
 """
 
 from __future__ import annotations
 
 import math
 
-import simpeval
 from simpeval.metrics.base import Metric
-from simpeval.metrics.lens2023 import gleu_from_stats, gleu_stats, lens_sari, textstat_fkgl
+from simpeval.lens2023.formulas import gleu_from_stats, gleu_stats, lens_sari
+from simpeval.metrics.textstat073 import fkgl as textstat_fkgl
 
 
 class FkglTextstat(Metric):
@@ -74,7 +73,3 @@ class SariLens(Metric):
         values = [lens_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]
         return {key: [v[k] for v in values] for k, key in enumerate(self.sub_scores)}
 
-
-@simpeval.hookimpl
-def simpeval_register_metrics() -> list[type[Metric]]:
-    return [FkglTextstat, GleuNltk, SariLens]
