@@ -8,10 +8,13 @@ takes the others down (``strict=True`` makes it fatal).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import importlib
 import inspect
+import math
 import os
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -301,7 +304,9 @@ def _load_entry_points(pm: pluggy.PluginManager, strict: bool) -> list[PluginInf
         if info.disabled:
             continue
         try:
-            pm.register(_load_within(ep, import_timeout()), name=ep.name)
+            with contextlib.redirect_stdout(sys.stderr):  # a print at import must not land in a CSV on stdout
+                module = _load_within(ep, import_timeout())
+            pm.register(module, name=ep.name)
         except PLUGIN_FAULTS as exc:  # a third party's bug must not take simpeval down
             info.fail(f'Error loading simpeval plugin "{ep.name}": {_describe(exc)}', strict, exc)
     return infos
@@ -319,21 +324,25 @@ class PluginImportTimeout(Exception):
     """A plugin's import did not finish in time (it blocks on a lock, the network, stdin...)."""
 
 
-def import_timeout() -> float:
-    """Seconds a plugin's import may take: ``$SIMPEVAL_PLUGIN_IMPORT_TIMEOUT``, else 30."""
+def import_timeout() -> float | None:
+    """Seconds a plugin's import may take: ``$SIMPEVAL_PLUGIN_IMPORT_TIMEOUT`` (``inf``: no limit,
+    None), else 30 (also for a value that is no positive number)."""
     try:
-        return max(0.1, float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT)))
+        seconds = float(os.environ.get(IMPORT_TIMEOUT_ENV, DEFAULT_IMPORT_TIMEOUT))
     except ValueError:
         return DEFAULT_IMPORT_TIMEOUT
+    if seconds == math.inf:
+        return None
+    return max(0.1, seconds) if seconds > 0 else DEFAULT_IMPORT_TIMEOUT  # NaN fails the test too
 
 
-def _load_within(ep: Any, timeout: float) -> Any:
-    """``ep.load()`` waited for ``timeout`` seconds: an import that blocks becomes this plugin's
-    error, and the command goes on (the thread is abandoned)."""
+def _load_within(ep: Any, timeout: float | None) -> Any:
+    """``ep.load()`` waited for ``timeout`` seconds (None: as long as it takes): an import that blocks
+    becomes this plugin's error, and the command goes on (:func:`simpeval.threads.call_within`)."""
     from simpeval.threads import call_within
 
     return call_within(ep.load, timeout, f"simpeval-plugin-{ep.name}", lambda: PluginImportTimeout(
-        f"its import did not finish in {timeout:g} s (set {IMPORT_TIMEOUT_ENV} to wait longer)"))
+        f"its import did not finish in {timeout:g} s (set {IMPORT_TIMEOUT_ENV} to wait longer, or to inf)"))
 
 
 def _check_pending(pm: pluggy.PluginManager, infos: list[PluginInfo], strict: bool) -> None:
@@ -367,13 +376,14 @@ def load_registry(
     """
     pm, infos = get_plugin_manager(autoload, plugins, strict, disabled)
     registry = Registry(pm, infos)
-    for hook_name, check in (("simpeval_register_metrics", _check_metric),
-                             ("simpeval_register_datasets", _check_dataset),
-                             ("simpeval_register_presets", _check_preset),
-                             ("simpeval_register_papers", _check_paper)):
-        for info, results in registry.call_each(hook_name, strict):
-            for cls in (c for result in results for c in _as_list(result)):
-                _register(registry, cls, info, strict, check)
+    with contextlib.redirect_stdout(sys.stderr):  # what a plugin prints is not the command's output
+        for hook_name, check in (("simpeval_register_metrics", _check_metric),
+                                 ("simpeval_register_datasets", _check_dataset),
+                                 ("simpeval_register_presets", _check_preset),
+                                 ("simpeval_register_papers", _check_paper)):
+            for info, results in registry.call_each(hook_name, strict):
+                for cls in (c for result in results for c in _as_list(result)):
+                    _register(registry, cls, info, strict, check)
     return registry
 
 

@@ -45,7 +45,7 @@ EXPECTED = {
     "exits-at-import": 'Error loading simpeval plugin "exits-at-import": SystemExit: 3',
     "interrupts-at-import": 'Error loading simpeval plugin "interrupts-at-import": KeyboardInterrupt',
     "blocks-at-import": 'Error loading simpeval plugin "blocks-at-import": PluginImportTimeout: its import did not '
-                        "finish in 2 s (set SIMPEVAL_PLUGIN_IMPORT_TIMEOUT to wait longer)",
+                        "finish in 2 s (set SIMPEVAL_PLUGIN_IMPORT_TIMEOUT to wait longer, or to inf)",
     "raising-score-names": 'Error registering simpeval plugin "raising-score-names": RuntimeError: score_names '
                            "broken on purpose",
     "exits-in-hook": 'Error in simpeval_register_datasets of simpeval plugin "exits-in-hook": SystemExit: bye',
@@ -94,3 +94,54 @@ def test_evaluate_and_listing_survive_every_hostile_plugin(site, tmp_path):
     assert listing.returncode == 0, listing.stderr
     for name, error in EXPECTED.items():
         assert f'plugin "{name}" (' in listing.stdout and error in listing.stdout
+
+
+POLITE = '''
+import signal
+import simpeval
+
+print("hello from the polite plugin")
+signal.signal(signal.SIGUSR1, lambda *_: None)
+
+
+class Polite(simpeval.Metric):
+    name = "polite"
+    requires_references = False
+
+    def _score_items(self, sources, outputs, references=None):
+        return {"polite": [1.0 for _ in outputs]}
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics():
+    return [Polite]
+'''
+
+
+@pytest.fixture(scope="module")
+def polite_site(tmp_path_factory) -> Path:
+    """One plugin that does at import what a module may do: print, and install a signal handler."""
+    root = tmp_path_factory.mktemp("polite-plugin")
+    (root / "polite").mkdir()
+    (root / "polite" / "__init__.py").write_text(POLITE)
+    info = root / "polite-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: polite\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[simpeval]\npolite = polite\n")
+    (root / "orig.txt").write_text("the cat sat on the mat .\n")
+    (root / "sys.txt").write_text("the cat sat .\n")
+    return root
+
+
+@pytest.mark.parametrize("timeout", ["2", "inf"])
+def test_a_plugin_may_print_and_install_a_signal_handler_at_import_and_inf_waits_for_ever(polite_site, timeout):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(polite_site), *sys.path]),
+           "SIMPEVAL_PLUGIN_IMPORT_TIMEOUT": timeout}
+    for name in ("SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD", "SIMPEVAL_DISABLE_PLUGINS"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-m", "simpeval", "evaluate", "--orig", "orig.txt", "--sys", "sys.txt",
+                           "-m", "polite", "--format", "csv", "--no-cache"], env=env, cwd=polite_site,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "hello from the polite plugin\n"  # its print goes to stderr, not into the CSV
+    assert done.stdout.startswith("metric,score,signature\npolite,1"), done.stdout
