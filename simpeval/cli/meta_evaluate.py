@@ -35,8 +35,9 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Groups to correlate within (default: quality at sentence level, none at system level).")
 @click.option("--ties", type=click.Choice(TIE_POLICIES), default="order", show_default=True,
               help="Quality split: cut tied scores by dataset order, or exclude items at the median.")
-@click.option("--correlation", type=click.Choice(CORRELATIONS), default="pearson", show_default=True,
-              help="kendall-23/acc23: Deutsch et al. (2023)'s tau with ties; acc23-opt: acc23 with the metric tie "
+@click.option("--correlation", type=click.Choice(CORRELATIONS), default=None,
+              help="Default: pearson, or the dataset's own (acc23-opt for wu-arase-2025, whose ratings are mostly "
+                   "tied). kendall-23/acc23: Deutsch et al. (2023)'s tau with ties; acc23-opt: acc23 with the metric tie "
                    "threshold that maximises it (reported per metric); pairwise-accuracy: Kocmi et al. (2021), "
                    "--level system.")
 @click.option("--average-by", type=click.Choice(AVERAGING), default="none", show_default=True,
@@ -102,6 +103,8 @@ def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references,
         raise UsageError("--score-columns picks columns of --scores files: add --scores CSV or drop it")
     if plots_dir is not None:
         _make_plots_dir(plots_dir)
+    if correlation is None:
+        correlation = getattr(registry().dataset_class(dataset), "default_correlation", "pearson")
     if significance is None:
         significance = "williams" if correlation == "pearson" and average_by == "none" else "permutation"
     if progress is None:

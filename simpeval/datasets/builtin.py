@@ -6,9 +6,10 @@ import simpeval
 from simpeval.datasets.lens import SimpDA2022, SimpEval2022, SimpEvalPast, SimpLikert2022, WikiDA
 from simpeval.datasets.dwiki import CochranePairs, DWiki2025
 from simpeval.datasets.metaeval import SimplicityDA, StructuralSimplicity
+from simpeval.datasets.wuarase import WuArase2025
 
 
 @simpeval.hookimpl
 def simpeval_register_datasets() -> list[type]:
     return [SimplicityDA, StructuralSimplicity, SimpEvalPast, SimpEval2022, SimpDA2022, SimpLikert2022, WikiDA,
-            DWiki2025, CochranePairs]
+            DWiki2025, CochranePairs, WuArase2025]

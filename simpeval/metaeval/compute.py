@@ -85,7 +85,7 @@ def compute_scores(
     """
     from simpeval.metaeval.presets import prepare_inputs
     from simpeval.run import Run
-    from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
+    from simpeval.runner import parse_metric_specs, resolve_metrics
 
     requests = resolve_metrics(registry, specs, preset)
     # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk); a metric
@@ -97,27 +97,68 @@ def compute_scores(
     if with_references or (with_references is None and any(r.metric.requires_references for r in requests)):
         refs = dataset.references(references)
         sources = dataset.metric_sources(references or dataset.default_references)
-    sources, outputs, refs = prepare_inputs(registry, preset, dataset, sources, outputs, refs)
+    item_systems = [item.system for item in dataset.items]
     out = ComputedScores()
     with Run(cache=cache, executor=executor) as run:  # one run for every system: each model loads once
-        if systems is None:
-            result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
-                              progress=progress, run=run)
-            for name in wanted:
-                out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
-        else:
-            item_systems = np.array([item.system for item in dataset.items])
-            per_system: dict[str, list[float]] = {name: [] for name in wanted}
-            for system in systems:
-                idx = np.flatnonzero(item_systems == system)
-                result = evaluate(
-                    requests, [sources[i] for i in idx], [outputs[i] for i in idx],
-                    None if refs is None else [refs[i] for i in idx],
-                    sentence_level=False, corpus_level=True, progress=progress, run=run,
-                )
+        if refs is None or all(r is not None for r in refs):
+            texts = prepare_inputs(registry, preset, dataset, sources, outputs, refs)
+            _score_lists(out, requests, wanted, *texts, item_systems, systems, run, progress)
+            return out
+        # some items have no references (a dataset mixing reference-free items in): reference-based metrics
+        # score the others and are undefined (nan) there; reference-free ones score every item without references
+        based = {name for name in wanted if registry.metric_class(name).requires_references}
+        free = [r for r in requests if not r.metric.requires_references]
+        if free:
+            texts = prepare_inputs(registry, preset, dataset, dataset.sources, outputs, None)
+            _score_lists(out, free, [n for n in wanted if n not in based], *texts, item_systems, systems, run,
+                         progress)
+        if based:
+            keep = [i for i, r in enumerate(refs) if r is not None]
+            texts = prepare_inputs(registry, preset, dataset, [sources[i] for i in keep],
+                                   [outputs[i] for i in keep], [refs[i] for i in keep])
+            part = ComputedScores()
+            _score_lists(part, [r for r in requests if r.metric.requires_references],
+                         [n for n in wanted if n in based], *texts, [item_systems[i] for i in keep], systems, run,
+                         progress)
+            for name, values in part.scores.items():
+                if systems is None:
+                    out.scores[name] = np.full(len(outputs), np.nan)
+                    out.scores[name][keep] = values
+                else:
+                    out.scores[name] = values
+            out.signatures.update(part.signatures)
+        out.scores = {name: out.scores[name] for name in wanted}
+    return out
+
+
+def _score_lists(out: ComputedScores, requests, wanted: list[str], sources: list[str], outputs: list[str],
+                 refs: list[list[str]] | None, item_systems: list[str], systems: Sequence[str] | None, run,
+                 progress: bool) -> None:
+    """Score the items (``systems`` None) or each system's items as a corpus into ``out``; a system
+    without items scores nan."""
+    from simpeval.runner import evaluate
+
+    if systems is None:
+        result = evaluate(requests, sources, outputs, refs, sentence_level=True, corpus_level=False,
+                          progress=progress, run=run)
+        for name in wanted:
+            out.scores[name] = np.array(result.sentence_scores[name], dtype=float)
+    else:
+        per_system: dict[str, list[float]] = {name: [] for name in wanted}
+        owners = np.array(item_systems)
+        for system in systems:
+            idx = np.flatnonzero(owners == system)
+            if not len(idx):
                 for name in wanted:
-                    per_system[name].append(result.corpus_scores[name])
-            out.scores = {name: np.array(values) for name, values in per_system.items()}
+                    per_system[name].append(float("nan"))
+                continue
+            result = evaluate(
+                requests, [sources[i] for i in idx], [outputs[i] for i in idx],
+                None if refs is None else [refs[i] for i in idx],
+                sentence_level=False, corpus_level=True, progress=progress, run=run,
+            )
+            for name in wanted:
+                per_system[name].append(result.corpus_scores[name])
+        out.scores.update({name: np.array(values) for name, values in per_system.items()})
     for name in wanted:
         out.signatures[name] = result.signatures[name]
-    return out

@@ -105,7 +105,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
                                groups=groups, selection=selection, average_keys=average_keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    result.warnings[:0] = warnings
+    result.warnings[:0] = [*getattr(dataset, "warnings", []), *warnings]
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
 
 
