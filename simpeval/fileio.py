@@ -19,6 +19,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -312,8 +313,8 @@ class StagedOutput:
     replaced. An ``output`` that is a file the command read is refused, when staging starts and
     again when publishing (:func:`refuse_a_read_file`): nothing is written then. Leaving the
     ``with`` block without publishing, by an error or an interruption, deletes the stage: nothing
-    half-written is ever seen. A temporary file beside ``output`` carries its writer's process
-    id, so one that a killed run left behind is removed by the next run that writes there
+    half-written is ever seen. A temporary file beside ``output`` is locked while its writer
+    lives, so one that a killed run left behind is removed by the next run that writes there
     (:func:`sweep_stale`). A full disk or a file-size limit is one line naming ``output``.
     """
 
@@ -339,6 +340,7 @@ class StagedOutput:
                 fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=_temporary_prefix(self._target),
                                            suffix=".tmp")
                 self._tmp = Path(tmp)
+                hold_while_open(fd)
                 self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
         except OSError as exc:
             raise self._unwritable(exc) from None
@@ -433,34 +435,65 @@ def _temporary_prefix(target: Path) -> str:
     return f".{target.name[:100]}.{os.getpid()}-"
 
 
-_TEMPORARY = re.compile(r"\.(?P<name>.*)\.(?P<pid>[0-9]+)-[^.]*\.tmp")
+_TEMPORARY = re.compile(r"\.(?P<name>.*)\.[0-9]+-[^.]*\.tmp")
+
+STALE_AFTER_SECONDS = 60.0
+"""The age below which a temporary file is never swept, even unlocked: its writer may not have
+taken the lock yet (the moment between creating the file and locking it)."""
+
+
+def hold_while_open(fd: int) -> None:
+    """Lock the temporary file open at ``fd`` for as long as it stays open in this process.
+
+    The lock (``flock``) is what :func:`sweep_stale` asks about: it ends with the descriptor,
+    also when the writer is killed, and it is seen whatever process id namespace or container
+    the writer runs in, which a process id is not.
+    """
+    try:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except (ImportError, OSError):  # no flock (Windows, some network file systems): the age guards alone
+        pass
+
+
+def _unlocked(path: Path) -> bool:
+    """Whether no process holds the lock of :func:`hold_while_open` on ``path``."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False  # gone, a link, or not ours to read: leave it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # also releases the lock just taken
+    return True
 
 
 def sweep_stale(target: Path) -> None:
     """Remove the temporary files of ``target`` that a run killed before publishing left behind:
-    those whose writer's process id is no longer running (a live writer's are left alone)."""
+    those no process holds locked (:func:`hold_while_open`) that are older than
+    :data:`STALE_AFTER_SECONDS`. A process id in the name is not asked: a live writer in another
+    process id namespace or container looks dead to ``kill(pid, 0)``."""
     prefix_name = target.name[:100]
     try:
         siblings = list(target.parent.glob(f".{glob.escape(prefix_name)}.*.tmp"))
     except OSError:
         return
+    cutoff = time.time() - STALE_AFTER_SECONDS
     for path in siblings:
         match = _TEMPORARY.fullmatch(path.name)
-        if match is None or match["name"] != prefix_name or _running(int(match["pid"])):
+        if match is None or match["name"] != prefix_name:
             continue
         try:
+            if path.lstat().st_mtime > cutoff or not _unlocked(path):
+                continue
             path.unlink()
         except OSError:
             pass  # another run swept it first, or it is not ours to remove
-
-
-def _running(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True  # someone else's process, or a number no process has: leave it
-    return True

@@ -91,9 +91,34 @@ def test_a_temporary_file_of_a_dead_writer_is_swept_a_live_ones_kept(tmp_path):
     other = tmp_path / f".other.txt.{int(dead.stdout)}-abc123.tmp"
     for path in (stale, live, other):
         path.write_text("partial")
-    output_files.write_output("done\n", str(target))
+        os.utime(path, (time.time() - 120, time.time() - 120))  # older than a writer takes to lock its file
+    with open(live) as held:  # a live writer holds its lock
+        output_files.hold_while_open(held.fileno())
+        output_files.write_output("done\n", str(target))
     assert target.read_text() == "done\n"
     assert not stale.exists() and live.exists() and other.exists()
+
+
+def test_a_live_writers_temporary_file_is_kept_when_its_process_id_is_invisible(tmp_path):
+    """A writer in another PID namespace or container: its pid names no process here, its lock still holds."""
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    invisible = tmp_path / f".out.txt.{int(dead.stdout)}-abc123.tmp"
+    invisible.write_text("partial")
+    os.utime(invisible, (time.time() - 120, time.time() - 120))
+    fresh = tmp_path / f".out.txt.{int(dead.stdout)}-def456.tmp"  # created a moment ago, not locked yet
+    fresh.write_text("partial")
+    writer = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1]); "
+                               "fcntl.flock(f, fcntl.LOCK_EX); print(flush=True); time.sleep(60)", str(invisible)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        writer.stdout.readline()
+        output_files.write_output("done\n", str(tmp_path / "out.txt"))
+        assert invisible.exists() and fresh.exists()
+    finally:
+        writer.kill()
+        writer.wait()
+    output_files.write_output("done\n", str(tmp_path / "out.txt"))  # its writer is gone: swept
+    assert not invisible.exists() and fresh.exists()
 
 
 def test_sigterm_removes_the_staged_output(texts):
