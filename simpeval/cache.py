@@ -1,4 +1,6 @@
-"""An on-disk score cache keyed by metric signature and input hash.
+"""An on-disk score cache keyed by metric signature and input hash: the one module that says what
+an entry is (its key, :class:`EntryInputs` and :class:`MetricEntries`; its file and checksum,
+:class:`ScoreCache`; the shape of each kind of value, the ``check_*`` functions).
 
 Each entry is one JSON file written atomically (a temporary file in the same
 directory, then ``os.replace``), so an interrupted run never leaves a
@@ -18,7 +20,7 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from simpeval.fileio import new_file_mode
 
@@ -33,6 +35,49 @@ def default_cache_dir() -> Path:
     return Path(base) / "simpeval"
 
 
+SENTENCE, STATISTICS, CORPUS = "sentence", "statistics", "corpus"
+"""The engine's three kinds of entry: a batch's per-item scores, a batch's summed corpus
+statistics (BLEU's n-gram counts, say) and a whole input's corpus scores."""
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+class EntryInputs:
+    """The texts an entry is keyed by (sources, outputs, references), encoded once, however many
+    metrics and kinds of entry look them up or store under them.
+
+    A key is the sha256 of the JSON ``[metric key, kind, sources, outputs, references(, fields)]``;
+    the texts are by far its largest part, so they are serialised once, on the first key asked
+    (never when there is no cache), and each key hashes a short prefix and these bytes.
+    """
+
+    def __init__(self, sources: Sequence[str], outputs: Sequence[str],
+                 references: Sequence[Sequence[str]] | None) -> None:
+        self._texts = (sources, outputs, references)
+        self._encoded: bytes | None = None
+
+    @property
+    def encoded(self) -> bytes:
+        if self._encoded is None:
+            sources, outputs, references = self._texts
+            self._encoded = ", ".join((_dump(list(sources)), _dump(list(outputs)), _dump(
+                None if references is None else [list(r) for r in references]))).encode("utf-8")
+            self._texts = None  # the bytes are all a key needs
+        return self._encoded
+
+    def key(self, metric_key: str, kind: str, fields: dict[str, list] | None = None) -> str:
+        """The entry key of ``kind`` under ``metric_key`` for these texts and the per-item ``fields``
+        a metric reads (left out when there are none, so keys from before fields stay valid)."""
+        digest = hashlib.sha256(f"[{_dump(metric_key)}, {_dump(kind)}, ".encode("utf-8"))
+        digest.update(self.encoded)
+        if fields:
+            digest.update(f", {_dump(fields)}".encode("utf-8"))
+        digest.update(b"]")
+        return digest.hexdigest()
+
+
 def input_key(
     signature: str,
     kind: str,
@@ -42,13 +87,8 @@ def input_key(
     fields: dict[str, list] | None = None,
 ) -> str:
     """A sha256 over the signature, the kind of score (sentence/corpus), every input text and
-    the per-item fields a metric reads (left out when there are none, so older keys stay valid)."""
-    digest = hashlib.sha256()
-    payload = [signature, kind, list(sources), list(outputs), None if references is None else [list(r) for r in references]]
-    if fields:
-        payload.append(fields)
-    digest.update(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
-    return digest.hexdigest()
+    the per-item fields a metric reads (:meth:`EntryInputs.key`, for one key of one input)."""
+    return EntryInputs(sources, outputs, references).key(signature, kind, fields)
 
 
 def metric_key(metric: Any, signature: str) -> str:
@@ -60,6 +100,46 @@ def metric_key(metric: Any, signature: str) -> str:
 
     version = getattr(metric, "formula_version", "1")
     return f"{signature}|formula:{version}|code:{code_fingerprint(type(metric))}"
+
+
+class ScoredMetric(Protocol):
+    """What the cache needs of a metric (:class:`simpeval.metrics.base.Metric`): its sub-score
+    names, to check an entry's shape; its class and ``formula_version`` go into its key."""
+
+    def score_names(self) -> list[str]: ...
+
+
+class MetricEntries:
+    """One metric's entries in one cache (or in none: every lookup misses, nothing is stored):
+    the key composed once per run, and the check each kind of value passes, read or written,
+    so that every entry on disk is one the code can read back.
+
+    :param signature: the signature the metric's scores are reported under (with ``nrefs``).
+    """
+
+    def __init__(self, cache: ScoreCache | None, metric: ScoredMetric, signature: str) -> None:
+        self.cache, self.metric = cache, metric
+        self.key = None if cache is None else metric_key(metric, signature)
+
+    def get(self, kind: str, inputs: EntryInputs, fields: dict[str, list] | None = None, n_items: int = 0
+            ) -> Any | None:
+        """The stored ``kind`` value for ``inputs`` if there is one and it passes its check, else None."""
+        if self.cache is None:
+            return None
+        return self.cache.get(inputs.key(self.key, kind, fields), self._check(kind, n_items))
+
+    def put(self, kind: str, inputs: EntryInputs, value: Any, fields: dict[str, list] | None = None,
+            n_items: int = 0) -> None:
+        """Store ``value`` if it passes its check."""
+        if self.cache is not None and self._check(kind, n_items)(value) is None:
+            self.cache.put(inputs.key(self.key, kind, fields), value)
+
+    def _check(self, kind: str, n_items: int) -> Check:
+        if kind == SENTENCE:
+            return lambda value: check_sentence_scores(value, self.metric.score_names(), n_items)
+        if kind == CORPUS:
+            return lambda value: check_corpus_scores(value, self.metric.score_names())
+        return check_statistics
 
 
 def write_atomic(path: Path, text: str, mode: int | None = None) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import hashlib
 import json
 import math
 import os
@@ -252,3 +253,31 @@ def test_a_four_hundred_digit_score_in_the_cache_is_a_miss(requests, tmp_path):
     assert run(requests, cache, corpus_level=False).sentence_scores["ratio"] == EXPECTED
     assert warnings == [f"ignoring a bad score cache entry ({path}: a ratio score that is not a finite number); "
                         "recomputing it"]
+
+
+def test_entry_keys_keep_their_format_so_existing_caches_stay_valid():
+    """The sha256 of the JSON ``[metric key, kind, sources, outputs, references(, fields)]``, pinned:
+    a change here would silently turn every cache cold (the leaderboard's hour of scoring)."""
+    sources, outputs, references = ["a é", 'b "q"'], ["c", "d"], [["r1", "r2"], ["r3", "r4"]]
+    payload = ["sig", "sentence", sources, outputs, references]
+    expected = hashlib.sha256(json.dumps(payload, ensure_ascii=False).encode("utf-8")).hexdigest()
+    assert cache_module.input_key("sig", "sentence", sources, outputs, references) == expected
+    with_fields = hashlib.sha256(json.dumps(payload + [{"target": [1.5]}], ensure_ascii=False).encode()).hexdigest()
+    assert cache_module.input_key("sig", "sentence", sources, outputs, references, {"target": [1.5]}) == with_fields
+    inputs = cache_module.EntryInputs(sources, outputs, references)  # encoded once, keyed many times
+    assert inputs.key("sig", "sentence") == expected
+    assert inputs.key("sig", "sentence", {"target": [1.5]}) == with_fields
+    assert inputs.key("sig", "statistics", {}) == cache_module.input_key("sig", "statistics", *payload[2:])
+
+
+def test_metric_entries_store_only_values_of_the_right_shape(tmp_path):
+    metric = load_registry().metric_class("fkgl")()
+    entries = cache_module.MetricEntries(ScoreCache(tmp_path), metric, metric.signature())
+    inputs = cache_module.EntryInputs(["a b ."], ["a ."], None)
+    entries.put(cache_module.SENTENCE, inputs, {"fkgl": [1.0, 2.0]}, n_items=1)  # two scores for one item
+    entries.put(cache_module.CORPUS, inputs, {"fkgl": math.inf})
+    assert list(tmp_path.rglob("*.json")) == []
+    entries.put(cache_module.SENTENCE, inputs, {"fkgl": [1.0]}, n_items=1)
+    assert entries.get(cache_module.SENTENCE, inputs, n_items=1) == {"fkgl": [1.0]}
+    assert entries.get(cache_module.SENTENCE, inputs, n_items=2) is None  # read back for two items: refused
+    assert cache_module.MetricEntries(None, metric, metric.signature()).get(cache_module.SENTENCE, inputs) is None

@@ -8,8 +8,8 @@ run by :func:`simpeval.engine.execute.execute` in a :class:`~simpeval.run.Run`.
 - :mod:`~simpeval.engine.sources`: items from lists in memory, streamed line files
   (:mod:`~simpeval.engine.linefiles`) or documents, in lock-step batches.
 - :mod:`~simpeval.engine.batches`: batches and tasks, and scoring one batch (here or in a worker).
-- :mod:`~simpeval.engine.cached`: cache keys, lookup and save.
-- :mod:`~simpeval.engine.scoring`: the batch loop: cache, executor, input order, bounded memory.
+- :mod:`~simpeval.engine.scoring`: the batch loop: cache (:mod:`simpeval.cache` says what an entry is),
+  executor, input order, bounded memory.
 - :mod:`~simpeval.engine.results`: per-item and corpus scores with their signatures.
 - :mod:`~simpeval.engine.execute`: runs a plan.
 

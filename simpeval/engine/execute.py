@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from simpeval.fileio import StagedOutput
 from simpeval.compare import Comparison, SystemResult, run_tests
-from simpeval.engine.cached import CORPUS, lookup, save
+from simpeval.cache import CORPUS, EntryInputs, MetricEntries
 from simpeval.engine.metrics import MetricSpecs, has_corpus_statistics, signature_with_nrefs, streamable
 from simpeval.engine.results import EvaluationResult, collect_result, corpus_scores
 from simpeval.engine.scoring import Collected, progress_bar, scored_batches
@@ -99,7 +99,8 @@ def score_source(
 
     fields = [{k: list(v) for k, v in (whole.fields if whole else {}).items() if k in m.item_fields}
               for m in metrics]
-    corpus = _cached_corpus(metrics, signatures, whole, fields, run.cache) if corpus_level else {}
+    keyed = EntryInputs(*_inputs(whole)) if whole is not None else None
+    corpus = _cached_corpus(metrics, signatures, keyed, fields, run.cache) if corpus_level else {}
     statistics = [corpus_level and m.corpus_level and i not in corpus and has_corpus_statistics(m) and n_items != 0
                   for i, m in enumerate(metrics)]
     sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
@@ -127,7 +128,7 @@ def score_source(
                     corpus[i] = corpus_scores(metric, statistics[i], collected.statistics[i], collected.items[i],
                                               _inputs(whole) if whole is not None else (), fields[i])
                     if metric.corpus_level and whole is not None:
-                        save(run.cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i]), corpus[i])
+                        MetricEntries(run.cache, metric, signatures[i]).put(CORPUS, keyed, corpus[i], fields[i])
         result = collect_result(requests, signatures, seen,
                                 collected.items if sentence_level and not rows_now else None,
                                 corpus if corpus_level else None)
@@ -141,16 +142,16 @@ def score_source(
 def _cached_corpus(
     metrics: Sequence[Metric],
     signatures: Sequence[str],
-    whole: MemorySource | None,
+    whole: EntryInputs | None,
     fields: Sequence[dict[str, list]],
     cache: ScoreCache | None,
 ) -> dict[int, dict[str, float]]:
-    """The corpus scores the cache holds for these inputs, by metric index (streamed inputs have
-    none: their corpus scores come from the batches' cached statistics)."""
+    """The corpus scores the cache holds for the whole input, by metric index (streamed inputs
+    have none: their corpus scores come from the batches' cached statistics)."""
     found = {}
     if whole is not None:
         for i, metric in enumerate(metrics):
-            value = lookup(cache, metric, signatures[i], CORPUS, (*_inputs(whole), fields[i])) \
+            value = MetricEntries(cache, metric, signatures[i]).get(CORPUS, whole, fields[i]) \
                 if metric.corpus_level else None
             if value is not None:
                 found[i] = value

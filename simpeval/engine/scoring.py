@@ -18,7 +18,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from simpeval.engine.batches import Batch, Task, score_batch
-from simpeval.engine.cached import SENTENCE, STATISTICS, lookup, save
+from simpeval.cache import SENTENCE, STATISTICS, EntryInputs, MetricEntries
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -44,15 +44,17 @@ def scored_batches(
 ) -> Iterator[Scored]:
     """``(batch, sentence scores per metric, statistics per metric)`` for every batch, in input order.
 
-    :param signatures: per metric, the key its scores are cached under (:func:`~simpeval.cache.metric_key`).
+    :param signatures: per metric, the signature its scores are cached under (:class:`~simpeval.cache.MetricEntries`).
     :param sentences: per metric, whether its per-item scores are wanted.
     :param statistics: per metric, whether its summed corpus statistics are wanted.
     :param bar: a progress bar advanced by items x metrics as batches finish.
     """
     group = 1 if executor is None else BATCHES_PER_WORKER * max(1, getattr(executor, "workers", 1))
+    entries = [MetricEntries(cache, metric, signature) for metric, signature in zip(metrics, signatures)]
     batches = iter(batches)
     while chunk := list(islice(batches, group)):
-        planned = [cached_part(metrics, signatures, sentences, statistics, batch, cache) for batch in chunk]
+        keyed = {batch.index: EntryInputs(*batch.inputs) for batch in chunk}  # encoded once, for lookup and save
+        planned = [cached_part(entries, sentences, statistics, batch, keyed[batch.index]) for batch in chunk]
         work = [(batch, tasks) for batch, (_, _, tasks) in zip(chunk, planned) if any(tasks)]
         if bar is not None:
             bar.update(sum(len(batch) for batch, (_, _, tasks) in zip(chunk, planned) if not any(tasks)) * len(metrics))
@@ -62,11 +64,10 @@ def scored_batches(
             for i, (metric, (new_values, new_stats)) in enumerate(zip(metrics, results)):
                 if new_values is not None:
                     values[i] = new_values
-                    save(cache, metric, signatures[i], SENTENCE, (*batch.inputs, batch.fields_for(metric)),
-                         new_values, len(batch))
+                    entries[i].put(SENTENCE, keyed[batch.index], new_values, batch.fields_for(metric), len(batch))
                 if new_stats is not None:
                     stats[i] = new_stats
-                    save(cache, metric, signatures[i], STATISTICS, batch.inputs, new_stats)
+                    entries[i].put(STATISTICS, keyed[batch.index], new_stats)
             if bar is not None:
                 bar.update(len(batch) * len(metrics))
         for batch, (values, stats, _) in zip(chunk, planned):
@@ -74,18 +75,16 @@ def scored_batches(
 
 
 def cached_part(
-    metrics: Sequence[Metric],
-    signatures: Sequence[str],
+    entries: Sequence[MetricEntries],
     sentences: Sequence[bool],
     statistics: Sequence[bool],
     batch: Batch,
-    cache: ScoreCache | None,
+    inputs: EntryInputs,
 ) -> tuple[list, list, list[Task | None]]:
     """What the cache holds for ``batch`` (sentence scores, statistics, per metric) and the tasks left to do."""
-    values = [lookup(cache, metric, signature, SENTENCE, (*batch.inputs, batch.fields_for(metric)), len(batch))
-              if wanted else None for metric, signature, wanted in zip(metrics, signatures, sentences)]
-    stats = [lookup(cache, metric, signature, STATISTICS, batch.inputs) if wanted else None
-             for metric, signature, wanted in zip(metrics, signatures, statistics)]
+    values = [entry.get(SENTENCE, inputs, batch.fields_for(entry.metric), len(batch)) if wanted else None
+              for entry, wanted in zip(entries, sentences)]
+    stats = [entry.get(STATISTICS, inputs) if wanted else None for entry, wanted in zip(entries, statistics)]
     tasks = [Task(want_values and value is None, want_stats and stat is None)
              if (want_values and value is None) or (want_stats and stat is None) else None
              for want_values, value, want_stats, stat in zip(sentences, values, statistics, stats)]
