@@ -45,3 +45,13 @@ def test_pages_are_the_same_without_numpys_simd_dispatch(data_dir):
     ran = run_pytest_under_simd_variants([f"{__file__}::test_alva_manchego_2021_page_is_what_its_script_writes"],
                                          cwd=ROOT)
     assert "baseline" in ran
+
+
+@pytest.mark.slow
+def test_stodden_2023_page_is_what_its_script_writes(data_dir):
+    """DEplain's tables, the commands and the other settings' numbers, recomputed."""
+    generated = _script("reproduce_stodden_2023").page(data_dir)
+    committed = (ROOT / "docs" / "reproduced" / "stodden-2023.md").read_text(encoding="utf-8")
+    assert TIMING.search(committed), "the page should say how long its script ran"
+    assert TIMING.sub("(simpeval, N s)", generated) == TIMING.sub("(simpeval, N s)", committed), \
+        "regenerate with benchmarks/reproduce_stodden_2023.py"

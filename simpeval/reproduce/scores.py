@@ -133,13 +133,13 @@ class ScoreComparison(Reproduction):
             return render(["table", *columns], [[table.key, *row] for row in rows], "csv")
         text = render(columns, rows, fmt, digits=3)
         commands = [f"{system}: {table.command(data_dir, system)}" for system in table.values]
-        notes = [f"{column} n/a: {why}" for column, why in table.unavailable.items()] + ([table.note] if table.note
-                                                                                           else [])
+        notes = [f"{column} n/a: {why}." for column, why in table.unavailable.items()] + ([table.note] if table.note
+                                                                                            else [])
         diff = f"max |ours - paper| = {self.max_difference():.3f}"
         if fmt == "markdown":
             return "\n".join([f"### {table.title}", "", text, diff + ".", "",
                               *(f"- `{c.split(': ', 1)[1]}` ({c.split(':')[0]})" for c in commands), "",
-                              *(n + "\n" for n in notes)]) + "\n"
+                              *notes]) + "\n"
         return "\n".join([table.title, text + diff, *(f"$ {c}" for c in commands), *notes]) + "\n"
 
 
