@@ -251,10 +251,15 @@ class DaskExecutor:
                     self._client = Client(self._cluster)
                 else:
                     self._client = _within(lambda: Client(address, timeout=CONNECT_TIMEOUT), CONNECT_SECONDS + 5)
-        except (OSError, TimeoutError) as exc:
+        except Exception as exc:  # noqa: BLE001  (a peer sending garbage makes distributed raise struct.error, ValueError...)
             if self._cluster is not None:
                 self._cluster.close()
-            problem = "it does not answer as a Dask scheduler" if isinstance(exc, _Late) else _one_line(exc)
+            if isinstance(exc, _Late):
+                problem = "it does not answer as a Dask scheduler"
+            elif isinstance(exc, OSError):
+                problem = _one_line(exc)
+            else:
+                problem = f"it does not speak Dask's protocol ({type(exc).__name__}: {_one_line(exc)})"
             raise UsageError(f"cannot reach the Dask scheduler at {address}: {problem}; "
                              "start one (dask scheduler) or use --dask local") from None
         self.workers = max(workers, sum(self._client.nthreads().values()))
@@ -294,7 +299,7 @@ class DaskExecutor:
             raise self._lost(f"the client is {self._client.status}")
         try:
             workers = _within(lambda: len(self._client.nthreads()), CONNECT_SECONDS)
-        except (OSError, TimeoutError) as exc:
+        except Exception as exc:  # noqa: BLE001  (a gone or garbled peer: OSError, struct.error, ValueError...)
             raise self._lost(_one_line(exc)) from None
         if workers:
             return None
@@ -306,7 +311,7 @@ class DaskExecutor:
 
     def _lost(self, what: str) -> UsageError:
         return UsageError(f"lost the Dask scheduler at {self.address} during the run ({what}): restart it and run "
-                          "again (batches already scored are in the cache)")
+                          "again (with the score cache on, batches already scored are not scored again)")
 
     def close(self) -> None:
         self._client.close()

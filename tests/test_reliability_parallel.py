@@ -118,8 +118,41 @@ def test_a_scheduler_lost_mid_run_is_one_line(monkeypatch):
     stopper.start()
     try:
         with pytest.raises(UsageError, match=r"^lost the Dask scheduler at tcp://\S+ during the run \(.+\): restart "
-                                             r"it and run again \(batches already scored are in the cache\)$"):
+                                             r"it and run again \(with the score cache on, batches already scored are not scored "
+                                             r"again\)$"):
             run_evaluation(requests, ["a b"] * 40, ["a"] * 40, batch_size=1, executor=executor)
     finally:
         stopper.join()
         threading.Thread(target=executor.close, daemon=True).start()  # closing a client whose scheduler is gone may wait
+
+
+@pytest.mark.parametrize("garbage", [b"\x00" * 64, b"\xff" * 8 + b"not msgpack at all" * 10,
+                                     (8).to_bytes(8, "little") + b"\x01" * 64])
+def test_a_peer_that_sends_garbage_is_one_line(texts, monkeypatch, garbage):
+    require_module("distributed")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+
+    def answer_with_garbage():
+        while True:
+            try:
+                peer, _ = server.accept()
+            except OSError:
+                return
+            try:
+                peer.sendall(garbage)
+            except OSError:
+                pass
+
+    threading.Thread(target=answer_with_garbage, daemon=True).start()
+    monkeypatch.setattr(parallel, "CONNECT_SECONDS", 2.0)
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        result = evaluate(texts, "--dask", address)
+    finally:
+        server.close()
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: cannot reach the Dask scheduler at {address}: ")
+    assert lines[0].endswith("; start one (dask scheduler) or use --dask local")
