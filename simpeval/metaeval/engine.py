@@ -170,19 +170,63 @@ def _with_nan_p(value_info: tuple[float, dict]) -> tuple[float, float, dict]:
     return value_info[0], float("nan"), value_info[1]
 
 
-def _rowwise(settings: Settings, groups: np.ndarray | None, selection: np.ndarray | None, items: np.ndarray,
-             human: np.ndarray, corr: Correlator):
+def _rows_statistic(settings: Settings, average_keys: np.ndarray | None):
+    """``f(human, metric_rows, items) -> one value per row``, computed for every row at once (the
+    resamples of a test); None for a statistic without that form (acc23-opt, a positive tie
+    epsilon, pairwise-accuracy, the WMT and LENS taus), which is computed one row at a time.
+
+    ``human`` is one vector every row shares (a permutation test), or one row per metric row (a
+    bootstrap); averaged statistics need the shared one (their groups are those of ``items``).
+    """
+    name = settings.correlation
+    if name in ("kendall-23", "acc23") and settings.tie_epsilon == 0:
+        variant = "23" if name == "kendall-23" else "acc23"
+        pair = lambda h, m: ties.tau_rows(h, m, variant)  # noqa: E731
+    elif name in stats.CORRELATIONS:
+        pair = lambda h, m: stats.rowwise_correlation(m, h, name)  # noqa: E731
+    else:
+        return None
+    if average_keys is None:
+        return lambda h, m, items: pair(h, m)
+    return lambda h, m, items: grouped.average_rows(h, m, average_keys[items], pair)
+
+
+def _rowwise(settings: Settings, context: _Context, items: np.ndarray, human: np.ndarray):
     """``corr(matrix, human)`` per row, for the permutation test over ``items``."""
-    if settings.correlation in TIE_AWARE or settings.average_by != "none":
-        return lambda m, h: np.array([corr(row, h, items)[0] for row in np.atleast_2d(m)])
     if settings.correlation == "lens-kendall":
-        pairs = stats.lens_pairs(selection[items], groups[items], settings.lens_threshold)
+        pairs = stats.lens_pairs(context.selection[items], context.groups[items], settings.lens_threshold)
         return lambda m, h: stats.wmt_kendall_rows(m, pairs)
     if settings.correlation == "wmt-kendall":
-        chosen = None if selection is None else selection[items]
-        pairs = stats.wmt_pairs(human, groups[items], settings.wmt_threshold, chosen)  # found once, not per resample
+        chosen = None if context.selection is None else context.selection[items]
+        pairs = stats.wmt_pairs(human, context.groups[items], settings.wmt_threshold, chosen)  # found once
         return lambda m, h: stats.wmt_kendall_rows(m, pairs)
-    return lambda m, h: stats.rowwise_correlation(m, h, settings.correlation)
+    rows = _rows_statistic(settings, context.average_keys)
+    if rows is not None:
+        return lambda m, h: rows(h, m, items)
+    return lambda m, h: np.array([context.corr(row, h, items)[0] for row in np.atleast_2d(m)])
+
+
+@dataclass(frozen=True)
+class _Context:
+    """What every split's correlations and tests share."""
+
+    settings: Settings
+    rng: np.random.Generator
+    corr: Correlator
+    groups: np.ndarray | None
+    selection: np.ndarray | None
+    average_keys: np.ndarray | None
+    tick: Callable[[int], None] | None
+
+
+def resampling_work(settings: Settings, split: Split, n_metrics: int) -> int:
+    """How many resamples :func:`meta_evaluate` draws at most: a progress bar's total. Each split
+    bootstraps every metric and, under the permutation test, tests every pair of metrics once
+    (the one whose correlation is higher against the other)."""
+    per_split = n_metrics * settings.bootstrap
+    if settings.significance == "permutation":
+        per_split += n_metrics * (n_metrics - 1) // 2 * settings.resamples
+    return per_split * len(split.groups)
 
 
 def meta_evaluate(
@@ -194,6 +238,7 @@ def meta_evaluate(
     groups: Sequence | None = None,
     selection: np.ndarray | None = None,
     average_keys: Sequence | None = None,
+    tick: Callable[[int], None] | None = None,
 ) -> MetaEvaluation:
     """Correlations, significance and winners of every metric in every group of ``split``.
 
@@ -205,6 +250,8 @@ def meta_evaluate(
         ``lens-kendall``, the items x raters matrix of raw ratings.
     :param average_keys: with ``settings.average_by`` item or system, each item's group label
         (its source, or its system): correlations are averaged over those groups.
+    :param tick: called with the number of resamples drawn as the tests go (a progress bar over
+        :func:`resampling_work`).
     """
     if settings.significance == "williams" and settings.correlation != "pearson":
         raise ValueError("the Williams test is for Pearson correlations: use the permutation test")
@@ -221,18 +268,18 @@ def meta_evaluate(
     human = np.asarray(human, dtype=float)
     groups_arr = None if groups is None else np.asarray(groups)
     keys = None if settings.average_by == "none" or average_keys is None else np.asarray(average_keys)
-    corr = _correlator(settings, groups_arr, selection, keys)
+    context = _Context(settings, rng, _correlator(settings, groups_arr, selection, keys), groups_arr, selection,
+                       keys, tick)
     result = MetaEvaluation([], {}, list(split.warnings))
     for split_name, idx in split.groups.items():
-        records, matrix = _one_split(
-            human, scores, split_name, idx, settings, rng, corr, groups_arr, selection, result.warnings
-        )
+        records, matrix = _one_split(human, scores, split_name, idx, context, result.warnings)
         result.records.extend(records)
         result.significance[split_name] = matrix
     return result
 
 
-def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, selection, warnings):
+def _one_split(human, scores, split_name, idx, context: _Context, warnings):
+    settings, corr = context.settings, context.corr
     names = list(scores)
     columns = {m: np.asarray(scores[m], dtype=float)[idx] for m in names}
     h = human[idx]
@@ -248,11 +295,10 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
             signs[m] = 1.0 if r >= 0 else -1.0
         records.append(Record(m, split_name, n, r, p, winner=False, **info))
         if settings.bootstrap and not np.isnan(r):
-            x, y, items = columns[m][ok], h[ok], idx[ok]
-            records[-1].ci_low, records[-1].ci_high = stats.bootstrap_interval(
-                lambda s: corr(x[s], y[s], items[s])[0], n, rng, settings.bootstrap, settings.ci_level
-            )
-    p_matrix = _significance(h, columns, signs, names, settings, rng, corr, idx, groups, selection)
+            records[-1].ci_low, records[-1].ci_high = _bootstrap(columns[m][ok], h[ok], idx[ok], context)
+        elif settings.bootstrap:
+            _tick(context, settings.bootstrap)
+    p_matrix = _significance(h, columns, signs, names, idx, context)
     for i, rec in enumerate(records):
         tested = rec.metric in signs
         beaten = np.nan_to_num(p_matrix[:, i], nan=1.0) < settings.alpha
@@ -265,11 +311,30 @@ def _one_split(human, scores, split_name, idx, settings, rng, corr, groups, sele
     return records, SplitSignificance(names, p_matrix)
 
 
-def _significance(h, columns, signs, names, settings, rng, corr, idx, groups, selection) -> np.ndarray:
+def _tick(context: _Context, n: int) -> None:
+    if context.tick is not None:
+        context.tick(n)
+
+
+def _bootstrap(x: np.ndarray, y: np.ndarray, items: np.ndarray, context: _Context) -> tuple[float, float]:
+    """The percentile interval of the statistic of ``x`` against ``y``: every resample at once where the
+    statistic has that form and no groups (averaged groups change with each resample), else one by one."""
+    settings = context.settings
+    rows = None if context.average_keys is not None else _rows_statistic(settings, None)
+    if rows is not None:
+        return stats.bootstrap_interval(lambda draws: rows(y[draws], x[draws], None), len(x), context.rng,
+                                        settings.bootstrap, settings.ci_level, rows=True, tick=context.tick)
+    return stats.bootstrap_interval(lambda s: context.corr(x[s], y[s], items[s])[0], len(x), context.rng,
+                                    settings.bootstrap, settings.ci_level, tick=context.tick)
+
+
+def _significance(h, columns, signs, names, idx, context: _Context) -> np.ndarray:
+    settings, corr = context.settings, context.corr
     k = len(names)
     p = np.full((k, k), np.nan)
     if settings.significance == "none":
         return p
+    tested = 0
     for i in range(k):
         for j in range(k):
             a, b = names[i], names[j]
@@ -286,6 +351,9 @@ def _significance(h, columns, signs, names, settings, rng, corr, idx, groups, se
                     r23 = stats.correlation(x, y, "pearson")[0]
                     p[i, j] = stats.williams_test(r12, r13, 1.0 if np.isnan(r23) else r23, n)
             else:
-                rowwise = _rowwise(settings, groups, selection, items, hh, corr)
-                p[i, j] = stats.perm_both_test(hh, x, y, rowwise, rng, settings.resamples)
+                rowwise = _rowwise(settings, context, items, hh)
+                p[i, j] = stats.perm_both_test(hh, x, y, rowwise, context.rng, settings.resamples, context.tick)
+                tested += 1
+    if settings.significance == "permutation":  # the pairs left untested: the bar's total counts them
+        _tick(context, (k * (k - 1) // 2 - tested) * settings.resamples)
     return p

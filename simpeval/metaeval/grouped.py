@@ -75,3 +75,31 @@ def average_correlation(human: np.ndarray, metric: np.ndarray, groups: Sequence,
         else:
             values.append(r)
     return Averaged(float(np.mean(values)) if values else float("nan"), len(values), dropped)
+
+
+RowsCorrelation = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def average_rows(human: np.ndarray, metric_rows: np.ndarray, groups: Sequence, corr: RowsCorrelation) -> np.ndarray:
+    """:func:`average_correlation` of every row of ``metric_rows`` against one ``human`` vector at once
+    (the resamples of a permutation test), every value finite.
+
+    :param corr: ``f(human, metric_rows) -> one value per row``, nan where undefined (a constant
+        vector, or no pair), e.g. :func:`simpeval.metaeval.stats.rowwise_correlation`.
+    :returns: per row, the mean over the groups of at least two items whose value is defined; nan
+        where none is.
+    """
+    human = np.asarray(human, dtype=float)
+    metric_rows = np.atleast_2d(np.asarray(metric_rows, dtype=float))
+    labels = np.asarray(groups)
+    per_group = []
+    for g in dict.fromkeys(labels.tolist()):
+        idx = np.flatnonzero(labels == g)
+        if len(idx) >= 2:
+            per_group.append(corr(human[idx], metric_rows[:, idx]))
+    if not per_group:
+        return np.full(len(metric_rows), np.nan)
+    values = np.column_stack(per_group)
+    used = np.isfinite(values).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(used > 0, np.nansum(values, axis=1) / used, np.nan)

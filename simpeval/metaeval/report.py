@@ -3,7 +3,8 @@
 In every table format a cell is the signed correlation of a metric with the human score on a
 split, followed by ``(n=...)`` when it was computed on fewer items than the split's N (a metric
 undefined on some items); winners (not significantly outperformed by any other metric) are bold in Markdown and
-LaTeX and starred in the terminal. Without a test (``--significance none``) nothing is marked and
+LaTeX and starred in the terminal. With ``--bootstrap N`` each split has a column of percentile
+intervals ``(low, high)`` beside it (CSV: a low and a high column, full precision). Without a test (``--significance none``) nothing is marked and
 the legend says so. JSON is a list of records
 ``{"metric", "split", "n", "r", "p_value", "winner", ...}``, one per (metric, split); ``winner`` is
 ``null`` without a test.
@@ -74,15 +75,21 @@ def settings_line(report: Report) -> str:
     return (
         f"dataset={report.dataset.name} aspect={report.aspect} ({scale}) references={report.references} "
         f"level={req.level} correlation={settings.correlation} significance={settings.significance} "
-        f"alpha={settings.alpha}{_tie_settings(report)} {metric_settings(req.preset)}"
+        f"alpha={settings.alpha}{_statistic_settings(report)} {metric_settings(req.preset)}"
     )
 
 
-def _tie_settings(report: Report) -> str:
-    """The averaging (when not none), the tie epsilon, the acc23-opt thresholds chosen, and the groups
+def _statistic_settings(report: Report) -> str:
+    """The averaging (when not none), the resamples and seed of the tests that resample, the tie epsilon, the acc23-opt thresholds chosen, and the groups
     averaging dropped, if any."""
     settings = report.request.settings
     parts = [f"average-by={settings.average_by}"] if settings.average_by != "none" else []
+    if settings.significance == "permutation":
+        parts.append(f"resamples={settings.resamples}")
+    if settings.bootstrap:
+        parts.append(f"bootstrap={settings.bootstrap}")
+    if settings.significance == "permutation" or settings.bootstrap:
+        parts.append(f"seed={report.request.seed}")
     if settings.correlation in ("kendall-23", "acc23"):
         parts.append(f"tie-epsilon={settings.tie_epsilon:g}")
     if settings.correlation == "acc23-opt":
@@ -99,6 +106,16 @@ def provenance(report: Report) -> list[str]:
     """The settings line, then each metric's signature (or the ``--scores`` file it came from)."""
     return [settings_line(report), *(f"{m}: {report.signatures[m]}" for m in report.result.metrics
                                      if m in report.signatures)]
+
+
+def _interval_cells(rec, fmt: str, digits: int) -> list:
+    """A record's bootstrap interval: ``(low, high)`` in a table (empty where r is undefined), its two
+    bounds in CSV (None: an empty cell)."""
+    if fmt == "csv":
+        return [rec.ci_low, rec.ci_high]
+    if rec.ci_low is None:
+        return [""]
+    return [f"({rec.ci_low:.{digits}f}, {rec.ci_high:.{digits}f})"]
 
 
 def _legend(report: Report, fmt: str, ranked: bool = False) -> str:
@@ -127,9 +144,14 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
     # than the split's N items: its cell says so (CSV: an "n (split)" column after the split)
     short = {s for s in splits if any(result.record(m, s).n != sizes[s] for m in result.metrics)}
     ranked = report.request.settings.rank
+    # --bootstrap: each split's interval beside its r (CSV: its two bounds, at full precision)
+    bounded = any(rec.ci_low is not None for rec in result.records)
+    ci = f"{report.request.settings.ci_level * 100:g}% CI"
     columns = ["metric"]
     for s in splits:
         columns += [f"{s} (N={sizes[s]})", *([f"n ({s})"] if fmt == "csv" and s in short else []),
+                    *(([f"{ci} low ({s})", f"{ci} high ({s})"] if fmt == "csv" else [f"{ci} ({s})"])
+                      if bounded else []),
                     *([f"rank ({s})"] if ranked else [])]
     rows, emphasis = [], []
     for i, metric in enumerate(result.metrics):
@@ -144,6 +166,8 @@ def format_report(report: Report, fmt: str = "table", digits: int = 3) -> str:
                 row.append(f"{format_cell(rec.r, digits)} (n={rec.n})")
             else:
                 row.append(rec.r)
+            if bounded:
+                row += _interval_cells(rec, fmt, digits)
             if ranked:
                 row.append("" if rec.rank is None else rec.rank)
         rows.append(row)

@@ -14,8 +14,9 @@ import numpy as np
 
 from simpeval.errors import UsageError
 from simpeval.metaeval import LEVELS
-from simpeval.metaeval.engine import MetaEvaluation, Settings, meta_evaluate
+from simpeval.metaeval.engine import MetaEvaluation, Settings, meta_evaluate, resampling_work
 from simpeval.metaeval.splits import Split, make_split
+from simpeval.progress import progress_bar
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -43,7 +44,7 @@ class Request:
     preset: str | None = None
     seed: int = 0
     cache: ScoreCache | None = None
-    progress: bool = False
+    progress: bool = False  # progress bars (scoring, resampling) on standard error
     executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
     item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test"
 
@@ -100,9 +101,11 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         # LENS pairs outputs of the same original and the same sentence type, voted on by each rater
         groups = [f"{item.source}\x00{item.sentence_type}" for item in dataset.items]
         selection = dataset.ratings(aspect).matrix()
+    work = resampling_work(request.settings, split, len(scores))
     try:
-        result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
-                               groups=groups, selection=selection, average_keys=average_keys)
+        with progress_bar(work, request.progress and work > 0, desc="resampling", unit="resample") as bar:
+            result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
+                                   groups=groups, selection=selection, average_keys=average_keys, tick=bar.update)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     result.warnings[:0] = [*getattr(dataset, "warnings", []), *warnings]

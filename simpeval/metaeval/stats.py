@@ -3,7 +3,8 @@
 Provides:
 
 - :func:`correlation`: Pearson, Spearman or Kendall tau-b of two score vectors, with its p-value;
-- :func:`rowwise_correlation`: the same for many vectors at once (resampling tests);
+- :func:`rowwise_correlation`: the same for many vectors at once (resampling tests), Kendall's
+  tau-b included (its pairs counted by sorting, :mod:`~simpeval.metaeval.paircounts`);
 - :func:`wmt_kendall`: the WMT relative-ranking Kendall-like tau over pairs of outputs of the
   same source whose human scores differ by more than a threshold (Ma et al. 2018, 2019);
 - :func:`lens_kendall`: LENS's Kendall-like tau, pairs decided by a majority of raters whose raw
@@ -18,7 +19,8 @@ Provides:
 
 Nothing here reads files or knows about simpeval's registry: callers pass arrays and get
 floats, tuples or dataclasses back, so every function can be checked on hand-sized vectors.
-Functions that resample take an explicit ``rng: numpy.random.Generator``.
+Functions that resample take an explicit ``rng: numpy.random.Generator``, draw their resamples a
+chunk at a time (the same numbers as one draw) and report progress through an optional ``tick``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as _sp
+
+from simpeval.metaeval.paircounts import pair_classes
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 
@@ -192,25 +196,54 @@ def williams_test(r12: float, r13: float, r23: float, n: int) -> float:
 
 
 def rowwise_correlation(matrix: np.ndarray, y: np.ndarray, method: str = "pearson") -> np.ndarray:
-    """Correlation of each row of ``matrix`` with ``y`` (vectorised for Pearson and Spearman).
+    """Correlation of each row of ``matrix`` with ``y``: one vector every row shares, or one row per
+    row of ``matrix`` (a bootstrap resamples both). Vectorised for every method: Kendall's tau-b
+    counts its pairs by sorting (:mod:`~simpeval.metaeval.paircounts`), as scipy does.
 
-    Rows that are constant give nan.
+    Rows where either side is constant give nan.
     """
     matrix = np.atleast_2d(np.asarray(matrix, dtype=float))
     y = np.asarray(y, dtype=float)
-    if method == "kendall":
-        return np.array([correlation(row, y, "kendall")[0] for row in matrix])
-    if method == "spearman":
-        matrix, y = _sp.rankdata(matrix, axis=1), _sp.rankdata(y)
-    elif method != "pearson":
+    if method not in CORRELATIONS:
         raise ValueError(f"unknown correlation {method!r}; expected one of {CORRELATIONS}")
-    xc = matrix - matrix.mean(axis=1, keepdims=True)
-    yc = y - y.mean()
+    constant = (np.ptp(matrix, axis=1) == 0) | (np.ptp(y, axis=-1) == 0) if matrix.shape[1] else True
+    if method == "kendall":
+        values = _tau_b_rows(matrix, y)
+    else:
+        if method == "spearman":
+            matrix, y = _sp.rankdata(matrix, axis=1), _sp.rankdata(y, axis=-1)
+        xc = matrix - matrix.mean(axis=1, keepdims=True)
+        yc = y - y.mean(axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if y.ndim == 1:
+                values = (xc @ yc) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum())
+            else:
+                values = (xc * yc).sum(axis=1) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum(axis=1))
+    return np.where(constant, np.nan, values)
+
+
+def _tau_b_rows(matrix: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b of each row with ``y``, by scipy's formula on the counted pairs."""
+    classes = pair_classes(y, matrix)
+    tot, x_tie, y_tie = classes.pairs, classes.tied_metric, classes.tied_human
+    con_minus_dis = tot - x_tie - y_tie + classes.tied_both - 2 * classes.discordant
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (xc @ yc) / np.sqrt((xc**2).sum(axis=1) * (yc**2).sum())
+        tau = con_minus_dis / np.sqrt(tot - x_tie) / np.sqrt(tot - y_tie)
+    return np.clip(tau, -1.0, 1.0)
 
 
 RowwiseFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+Tick = Callable[[int], None]
+
+_CHUNK_CELLS = 1 << 19
+"""Resamples x items drawn and scored at once: memory stays bounded and a progress bar moves."""
+
+
+def resample_chunks(n_resamples: int, n_items: int) -> list[int]:
+    """Sizes of the chunks a resampling test draws one after another. The generator yields the same
+    numbers row after row whatever the chunks (``random`` and ``integers`` fill row-major)."""
+    step = max(1, _CHUNK_CELLS // max(1, n_items))
+    return [min(step, n_resamples - start) for start in range(0, n_resamples, step)]
 
 
 def _standardize(x: np.ndarray) -> np.ndarray:
@@ -225,6 +258,7 @@ def perm_both_test(
     corr: RowwiseFn,
     rng: np.random.Generator,
     n_resamples: int = 1000,
+    tick: Tick | None = None,
 ) -> float:
     """One-sided p-value that metric A correlates better with ``human`` than metric B (PERM-BOTH).
 
@@ -235,35 +269,52 @@ def perm_both_test(
 
     :param corr: correlation of each row of a matrix with ``human``, e.g.
         ``lambda m, h: rowwise_correlation(m, h, "pearson")``; metrics must already be
-        oriented so that higher is better.
+        oriented so that higher is better. It gets a chunk of resamples at a time
+        (:func:`resample_chunks`).
+    :param tick: called with the number of resamples after each chunk (a progress bar).
     :returns: (1 + #resamples whose difference >= the observed one) / (1 + n_resamples).
     """
     a = _standardize(np.asarray(metric_a, dtype=float))
     b = _standardize(np.asarray(metric_b, dtype=float))
     human = np.asarray(human, dtype=float)
     observed = corr(np.vstack([a, b]), human)
-    swap = rng.random((n_resamples, len(a))) < 0.5
-    deltas = corr(np.where(swap, b, a), human) - corr(np.where(swap, a, b), human)
-    return float((1 + np.sum(deltas >= observed[0] - observed[1] - 1e-12)) / (1 + n_resamples))
+    at_least = 0
+    for size in resample_chunks(n_resamples, len(a)):
+        swap = rng.random((size, len(a))) < 0.5
+        deltas = corr(np.where(swap, b, a), human) - corr(np.where(swap, a, b), human)
+        at_least += int(np.sum(deltas >= observed[0] - observed[1] - 1e-12))
+        if tick is not None:
+            tick(size)
+    return float((1 + at_least) / (1 + n_resamples))
 
 
 def bootstrap_interval(
-    statistic: Callable[[np.ndarray], float],
+    statistic: Callable[[np.ndarray], float] | Callable[[np.ndarray], np.ndarray],
     n: int,
     rng: np.random.Generator,
     n_resamples: int = 1000,
     level: float = 0.95,
+    *,
+    rows: bool = False,
+    tick: Tick | None = None,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of ``statistic`` over ``n`` items resampled with replacement.
 
     :param statistic: maps an index array (a resample of ``range(n)``) to a number, e.g.
-        ``lambda idx: correlation(metric[idx], human[idx])[0]``.
+        ``lambda idx: correlation(metric[idx], human[idx])[0]``; with ``rows``, a matrix of
+        resamples (one per row) to one number per row, all at once.
     :param level: the two-sided coverage: 0.95 gives the 2.5th and 97.5th percentiles (the
         released code of Alva-Manchego et al. labelled its 5th-95th percentile interval "95%").
+    :param tick: called with the number of resamples after each chunk (a progress bar).
     """
-    samples = np.array([statistic(rng.integers(0, n, n)) for _ in range(n_resamples)])
+    samples = []
+    for size in resample_chunks(n_resamples, n):
+        draws = rng.integers(0, n, (size, n))
+        samples.append(statistic(draws) if rows else np.array([statistic(idx) for idx in draws]))
+        if tick is not None:
+            tick(size)
     tail = (1 - level) / 2 * 100
-    low, high = np.nanpercentile(samples, [tail, 100 - tail])
+    low, high = np.nanpercentile(np.concatenate(samples), [tail, 100 - tail])
     return float(low), float(high)
 
 
