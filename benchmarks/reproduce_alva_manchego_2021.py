@@ -33,7 +33,7 @@ from simpeval.metaeval.stats import correlation
 from simpeval.registry import load_registry
 from simpeval.reproduce import reproduce
 from simpeval.reproduce.alva_manchego_2021 import LABELS, RELIABILITY, TABLE3, TABLE7, TABLES
-from simpeval.reproduce.report import format_comparison
+from simpeval.reproduce.tables import format_comparison
 from simpeval.runner import evaluate, resolve_metrics
 
 DOCS_DATA_DIR = Path("../shared/data")  # the data directory as the README names it, for the printed commands

@@ -145,7 +145,7 @@ def lookup_test_set(name: str) -> TestSetSpec:
     return TEST_SETS[name]
 
 
-def _read(path: Path) -> list[str]:
+def read_data_lines(path: Path) -> list[str]:
     """Lines of a data file (UTF-8, optional byte-order mark), without the final empty line."""
     lines = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").split("\n")
     if lines and lines[-1] == "":
@@ -186,10 +186,10 @@ def load_test_set(data_dir: Path, name: str) -> TestSet:
         rows = _csv_rows(orig)
         original, reference = spec.csv_columns
         return TestSet(name, [_document(row[original]) for row in rows], [[_document(row[reference])] for row in rows])
-    sources = _read(orig)
+    sources = read_data_lines(orig)
     columns = []
     for path in ref_paths:
-        column = _read(path)
+        column = read_data_lines(path)
         if len(column) != len(sources):
             raise UsageError(f"{path} has {len(column)} lines but {orig} has {len(sources)}: "
                              f"re-fetch test set {name} from {lookup_test_set(name).source}")

@@ -60,6 +60,6 @@ def simpeval_register_presets() -> list[Preset]:
 @simpeval.hookimpl
 def simpeval_register_papers() -> list[Paper]:
     from simpeval.lens2023.kwak_2024 import PAPER_NAME, TABLES, TITLE
-    from simpeval.reproduce.paper import CorrelationPaper
+    from simpeval.reproduce.tables import CorrelationPaper
 
     return [CorrelationPaper(PAPER_NAME, TITLE, TABLES)]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from simpeval.reproduce.paper import CorrelationPaper, Paper, Reproduction
-from simpeval.reproduce.tables import Comparison, PublishedTable, compare, reproduce
+from simpeval.reproduce.paper import Paper, Reproduction
+from simpeval.reproduce.tables import Comparison, CorrelationPaper, PublishedTable, compare, reproduce
 
 if TYPE_CHECKING:
     from simpeval.registry import Registry

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import simpeval
 from simpeval.presets import Preset
-from simpeval.reproduce.paper import CorrelationPaper
-from simpeval.reproduce.tables import PublishedTable
+from simpeval.reproduce.tables import CorrelationPaper, PublishedTable
 
 PAPER = "alva-manchego-2021"
 PRESET = "metaeval-2021"

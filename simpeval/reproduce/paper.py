@@ -3,23 +3,23 @@
 Why an interface and not a list: papers come with the plugins that reproduce them (LENS's with the
 ``lens-2023`` preset, DEplain's with the German test sets), so the command lists whatever the
 registry holds (:func:`~simpeval.hookspecs.simpeval_register_papers`). Two kinds exist today:
-correlation tables recomputed by ``meta-evaluate`` (:class:`CorrelationPaper`) and system scores
-recomputed by ``evaluate`` (:mod:`simpeval.reproduce.scores`); both give the same two things, text
-(terminal, Markdown, CSV) and JSON cells.
+correlation tables recomputed by ``meta-evaluate`` (:class:`~simpeval.reproduce.tables.CorrelationPaper`)
+and system scores recomputed by ``evaluate`` (:mod:`simpeval.reproduce.scores`); both give the same two
+things, text (terminal, Markdown, CSV) and JSON cells.
+
+The interface imports nothing of simpeval's: the registry checks what plugins register against it,
+so it must sit below the registry and the meta-evaluation it drives (no import cycle, not even one
+of type annotations; ``tests/test_import_graph.py``).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
-    from simpeval.registry import Registry
-    from simpeval.reproduce.tables import PublishedTable
 
 TEXT_FORMATS = ("table", "markdown", "csv")
 
@@ -46,25 +46,7 @@ class Paper(ABC):
         """The values ``--table`` accepts, in the paper's order."""
 
     @abstractmethod
-    def reproduce(self, registry: Registry, data_dir: Path, cache: ScoreCache | None = None,
+    def reproduce(self, registry: Any, data_dir: Path, cache: ScoreCache | None = None,
                   numbers: tuple[str, ...] = ()) -> list[Reproduction]:
-        """Recompute the tables ``numbers`` (all when empty)."""
-
-
-@dataclass(frozen=True)
-class CorrelationPaper(Paper):
-    """A paper whose tables are correlations with human ratings, each a :class:`PublishedTable`."""
-
-    name: str
-    title: str
-    tables: Mapping[str, PublishedTable]  # keyed by PublishedTable.key
-
-    def table_numbers(self) -> list[str]:
-        return list(dict.fromkeys(table.number for table in self.tables.values()))
-
-    def reproduce(self, registry: Registry, data_dir: Path, cache: ScoreCache | None = None,
-                  numbers: tuple[str, ...] = ()) -> list[Reproduction]:
-        from simpeval.reproduce.tables import reproduce
-
-        return [reproduce(table, registry, data_dir, cache)[0] for table in self.tables.values()
-                if not numbers or table.number in numbers]
+        """Recompute the tables ``numbers`` (all when empty) with the metrics of ``registry``
+        (a :class:`simpeval.registry.Registry`)."""

@@ -80,9 +80,9 @@ class ScoreTable:
 
 
 def _read_lines(path: Path) -> list[str]:
-    from simpeval.datasets.testsets import _read
+    from simpeval.datasets.testsets import read_data_lines
 
-    return _read(path)
+    return read_data_lines(path)
 
 
 @dataclass

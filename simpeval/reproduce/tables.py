@@ -1,4 +1,5 @@
-"""A published correlation table, the ``meta-evaluate`` run that reproduces it, and the comparison.
+"""A published correlation table, the ``meta-evaluate`` run that reproduces it, the comparison as
+text, and the paper (:class:`CorrelationPaper`) that holds such tables.
 
 A :class:`PublishedTable` holds a paper's absolute correlations and the exact settings behind
 them. The same object gives the command line a user can type (:meth:`PublishedTable.command`)
@@ -14,9 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from simpeval.reproduce.paper import Paper, Reproduction
+
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.metaeval.run import Report, Request
+    from simpeval.registry import Registry
+
+WINNERS = "not significantly outperformed by any other metric (Williams test, p < 0.05)"
 
 
 @dataclass(frozen=True)
@@ -119,9 +125,7 @@ class Comparison:
         return columns, rows, emphasis
 
     def render(self, fmt: str, data_dir: Path) -> str:
-        """The table as text (see :func:`simpeval.reproduce.report.format_comparison`)."""
-        from simpeval.reproduce.report import format_comparison
-
+        """The table as text (see :func:`format_comparison`)."""
         return format_comparison(self, data_dir, fmt)
 
     def cells(self) -> list[dict]:
@@ -150,3 +154,42 @@ def reproduce(table: PublishedTable, registry, data_dir: Path,
 
     report = run_meta_evaluation(registry, table.request(data_dir, cache))
     return compare(table, report), report
+
+
+def format_comparison(comparison: Comparison, data_dir: Path, fmt: str = "table") -> str:
+    """``comparison`` as a terminal table, Markdown or CSV (CSV: the table only, full precision)."""
+    from simpeval.tables import render
+
+    columns, rows, emphasis = comparison.rows()
+    table = comparison.table
+    tested = table.significance != "none"  # the paper marked no winners: nor does simpeval
+    emphasis = emphasis if tested else []
+    if fmt == "csv":
+        return render(["table", *columns], [[table.key, *row] for row in rows], "csv")
+    text = render(columns, rows, fmt, emphasis=emphasis, digits=3)
+    command = table.command(data_dir)
+    diff = f"max |ours - paper| = {comparison.max_difference():.3f}"
+    notes = [table.note] if table.note else []
+    if fmt == "markdown":
+        legend = f"Bold: {WINNERS}; {diff}." if tested else f"{diff[0].upper()}{diff[1:]}."
+        return "\n".join([f"### {table.title}", "", f"`{command}`", "", text, legend,
+                          *("\n" + n for n in notes)]) + "\n"
+    legend = f"* = {WINNERS}; {diff}" if tested else diff
+    return "\n".join([table.title, f"$ {command}", text + legend, *notes]) + "\n"
+
+
+@dataclass(frozen=True)
+class CorrelationPaper(Paper):
+    """A paper whose tables are correlations with human ratings, each a :class:`PublishedTable`."""
+
+    name: str
+    title: str
+    tables: Mapping[str, PublishedTable]  # keyed by PublishedTable.key
+
+    def table_numbers(self) -> list[str]:
+        return list(dict.fromkeys(table.number for table in self.tables.values()))
+
+    def reproduce(self, registry: Registry, data_dir: Path, cache: ScoreCache | None = None,
+                  numbers: tuple[str, ...] = ()) -> list[Reproduction]:
+        return [reproduce(table, registry, data_dir, cache)[0] for table in self.tables.values()
+                if not numbers or table.number in numbers]
