@@ -13,8 +13,10 @@ JSON object with a string ``"id"`` and ``"text"``, no id twice.
 
 from __future__ import annotations
 
+import errno
 import json
 import math
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -101,10 +103,35 @@ def _read_bytes(path: Path, option: str) -> bytes:
 
 
 def _read_directory(directory: Path, option: str) -> Documents:
-    """Every ``*.txt`` file of ``directory`` (not its subdirectories), its name without ``.txt`` as id."""
-    files = sorted(p for p in directory.iterdir() if p.suffix == SUFFIX and p.is_file())
+    """Every ``*.txt`` file of ``directory`` (not its subdirectories), its name without ``.txt`` as id.
+
+    Hidden files (``.x.txt``, an editor's ``.d1.txt.swp.txt``) are not documents. A ``.txt``
+    entry that cannot be a document is an error, never silently one document fewer: a link to
+    nothing, a link that loops, a FIFO or a device (which would hang the run).
+    """
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError as exc:
+        raise UsageError(f"cannot read {option} {directory}: {exc.strerror}; check its permissions") from None
+    files = [p for p in entries if p.suffix == SUFFIX and not p.name.startswith(".") and _is_document(p, option)]
     texts = [_decode(_read_bytes(p, option), option, p).replace("\r\n", "\n") for p in files]
     return Documents([p.stem for p in files], texts)
+
+
+def _is_document(path: Path, option: str) -> bool:
+    """Whether directory entry ``path`` is a document file (False for a subdirectory); else :class:`UsageError`."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        problem = {errno.ENOENT: "a link to nothing", errno.ELOOP: "a link that loops"}.get(exc.errno)
+        if problem is None:
+            raise UsageError(f"cannot read {option} {path}: {exc.strerror}; check the path") from None
+        raise UsageError(f"{option} {path} is {problem}: point it at a document or remove it") from None
+    if stat.S_ISDIR(mode):
+        return False
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"{option} {path} is not a regular file: give documents as .txt files")
+    return True
 
 
 def _read_jsonl(path: Path, option: str) -> Documents:

@@ -9,6 +9,7 @@ that scores two sentences through simpeval's registry and runner, so ``pip insta
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from simpeval.errors import UsageError
@@ -113,8 +114,15 @@ signature, and simpeval's score cache is keyed by signatures.
 '''
 
 
+MAX_NAME_LENGTH = 64
+"""The longest plugin name: it becomes file and directory names (``simpeval-NAME``, ``test_NAME.py``),
+which most file systems limit to 255 bytes, and a metric name typed on command lines."""
+
+
 def plugin_files(name: str) -> dict[str, str]:
     """The skeleton of plugin ``name`` (a metric name such as ``length-ratio``): relative path -> text."""
+    if len(name) > MAX_NAME_LENGTH:
+        raise UsageError(f"plugin name of {len(name)} characters: give one of at most {MAX_NAME_LENGTH}")
     if not _NAME.fullmatch(name):
         raise UsageError(f'plugin name "{name}" is not lowercase words joined by "-": try e.g. length-ratio')
     package = "simpeval_" + name.replace("-", "_")
@@ -131,9 +139,16 @@ def plugin_files(name: str) -> dict[str, str]:
     }
 
 
-def write_plugin(name: str, directory: Path) -> list[Path]:
-    """Write plugin ``name``'s skeleton into ``directory``, which must not exist yet (nothing is overwritten)."""
+def write_plugin(name: str, directory: Path, taken: Collection[str] = ()) -> list[Path]:
+    """Write plugin ``name``'s skeleton into ``directory``, which must not exist yet (nothing is overwritten).
+
+    :param taken: the metric and sub-score names installed already: the new metric could not
+        register under one of them (the registry refuses a name taken), so it is refused here.
+    """
     files = plugin_files(name)
+    if name in taken:
+        raise UsageError(f'"{name}" is already the name of an installed metric or sub-score (see `simpeval metrics '
+                         "list`): pick another name")
     if directory.exists():
         raise UsageError(f"{directory} already exists: pick a new directory with --directory")
     written = []

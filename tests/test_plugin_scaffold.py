@@ -52,6 +52,13 @@ def test_existing_directory_and_bad_names_are_one_line_errors(tmp_path):
     bad = CliRunner().invoke(cli, ["plugin", "new", "Length_Ratio", "--directory", str(tmp_path / "new")])
     assert bad.exit_code == 2 and bad.output.startswith('Error: plugin name "Length_Ratio" is not lowercase')
     assert not (tmp_path / "new").exists()
+    installed = CliRunner().invoke(cli, ["plugin", "new", "bleu", "--directory", str(tmp_path / "new")])
+    assert installed.exit_code == 2 and installed.output.strip() == (
+        'Error: "bleu" is already the name of an installed metric or sub-score (see `simpeval metrics list`): pick '
+        "another name")
+    long = CliRunner().invoke(cli, ["plugin", "new", "x" * 300])
+    assert long.exit_code == 2 and long.output.strip() == "Error: plugin name of 300 characters: give one of at most 64"
+    assert not (tmp_path / "new").exists()
 
 
 def test_the_guide_shows_the_skeleton_file_for_file():

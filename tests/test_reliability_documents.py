@@ -51,3 +51,41 @@ def test_pairing_many_ids_names_what_is_missing_and_extra():
     extra = Documents([*ids, "stray"], [*ids, "x"])
     with pytest.raises(UsageError, match=r"--sys s has documents 'stray' that --orig o lacks"):
         pair_documents([("--orig o", first), ("--sys s", extra)])
+
+
+def test_hidden_files_in_a_document_directory_are_not_documents(tmp_path):
+    (tmp_path / "d1.txt").write_text("one .")
+    (tmp_path / ".d1.txt.swp.txt").write_text("an editor's leftover .")
+    (tmp_path / ".x.txt").write_text("hidden .")
+    assert read_documents(str(tmp_path), "--sys").ids == ["d1"]
+
+
+@pytest.mark.parametrize("link, problem", [("nowhere.txt", "a link to nothing"), ("d2.txt", "a link that loops")])
+def test_a_dangling_or_looping_link_is_one_line_not_a_missing_document(tmp_path, link, problem):
+    (tmp_path / "d1.txt").write_text("one .")
+    (tmp_path / "d2.txt").symlink_to(tmp_path / link)
+    with pytest.raises(UsageError, match=rf"^--sys {tmp_path / 'd2.txt'} is {problem}: point it at a document "
+                                         "or remove it$"):
+        read_documents(str(tmp_path), "--sys")
+
+
+def test_an_unreadable_document_directory_is_one_line(tmp_path, monkeypatch):
+    import errno
+    from pathlib import Path
+
+    def refuse(self):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    (tmp_path / "d1.txt").write_text("one .")
+    monkeypatch.setattr(Path, "iterdir", refuse)  # root reads any directory: the refusal is simulated
+    with pytest.raises(UsageError, match=rf"^cannot read --sys {tmp_path}: Permission denied; check its permissions$"):
+        read_documents(str(tmp_path), "--sys")
+
+
+def test_a_fifo_named_like_a_document_is_one_line_not_a_hang(tmp_path):
+    import os
+
+    (tmp_path / "d1.txt").write_text("one .")
+    os.mkfifo(tmp_path / "d2.txt")
+    with pytest.raises(UsageError, match=r"d2.txt is not a regular file: give documents as \.txt files"):
+        read_documents(str(tmp_path), "--sys")

@@ -106,6 +106,11 @@ def simpeval_register_commands(cli, train):
     @train.command("raiser")
     def raiser():
         raise RuntimeError("train broken")
+
+    @train.command("full-disk")
+    def full_disk():
+        import errno
+        raise OSError(errno.ENOSPC, "No space left on device", "ckpt/model.bin")
 '''
 
 TWIN = '''
@@ -215,6 +220,21 @@ def test_a_fault_names_the_plugin_of_its_distribution_that_raised(site, jobs):
                     "raise-first", "--no-cache")
     assert one_line(done).endswith("failed (RuntimeError: first broken): report it to the authors of twins or switch "
                                    "it off with -p no:first")
+
+
+def test_a_full_disk_in_a_plugins_trainer_is_the_environments_fault(site):
+    done = simpeval(site, "train", "full-disk")
+    assert done.returncode == 2
+    assert one_line(done) == "Error: cannot use ckpt/model.bin: No space left on device; free some space or pick another path"
+
+
+@pytest.mark.parametrize("option", ["--orig", "--sys", "--refs", "--sys-dir"])
+def test_an_over_long_path_is_one_line(site, option):
+    paths = {"--orig": "orig.txt", "--sys": "sys.txt", option: "x" * 300}
+    args = [a for pair in paths.items() for a in pair]
+    done = simpeval(site, "evaluate", *args, "-m", "fkgl", "--no-cache")
+    assert done.returncode == 2
+    assert one_line(done) == f"Error: cannot use {'x' * 60}...(300 characters): File name too long; give a shorter path"
 
 
 def test_a_raising_train_command_is_one_line(site):

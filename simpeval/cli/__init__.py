@@ -40,10 +40,10 @@ class SimpevalGroup(click.Group):
             raise OneLineError(str(exc)) from None
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
-        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a plugin's bug is one line naming it (.faults)
-            from simpeval.cli.faults import as_plugin_fault
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # the environment's or a plugin's (.faults)
+            from simpeval.cli.faults import one_line_fault
 
-            fault = as_plugin_fault(exc, getattr(ctx.find_root().obj, "_registry", None))
+            fault = one_line_fault(exc, getattr(ctx.find_root().obj, "_registry", None))
             if fault is None:
                 raise
             raise fault from None

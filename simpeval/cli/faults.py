@@ -8,10 +8,14 @@ the command ends with exit status 1 (2 stays "fix your input") and one line nami
 its distribution and the two remedies (report it, or switch the plugin off). An exception
 raised by simpeval's own code keeps its traceback: it is simpeval's bug to report. Under
 ``--jobs`` the worker names the plugin itself (:func:`simpeval.parallel.score_remote`).
+
+A file-system error that is nobody's bug (a full disk, a path too long, no permission) is
+the environment's: one line naming the path and the remedy, exit status 2, whoever's code met it.
 """
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 import click
@@ -52,12 +56,45 @@ def registry_owners(registry: Registry | None) -> dict[str, Owner]:
     )
 
 
-def as_plugin_fault(exc: BaseException, registry: Registry | None) -> PluginFault | None:
-    """The :class:`PluginFault` to raise for ``exc``, or None to let it propagate (a signal, or
-    simpeval's own exception)."""
+def one_line_fault(exc: BaseException, registry: Registry | None) -> click.ClickException | None:
+    """The one-line error to raise for ``exc``, or None to let it propagate (a signal, or simpeval's
+    own exception): the environment's fault (:func:`environment_fault`) first, then a plugin's."""
     if isinstance(exc, (Interrupted, Terminated)):
         return None
+    environment = environment_fault(exc)
+    if environment is not None:
+        return environment
     if isinstance(exc, PluginError):
         return PluginFault(str(exc))
     message = fault_message(exc, registry_owners(registry))
     return None if message is None else PluginFault(message)
+
+
+class EnvironmentFault(click.ClickException):
+    """One line, exit status 2: the file system refused (no room, a path too long, no permission)."""
+
+    exit_code = 2
+
+
+_ENVIRONMENT = {
+    errno.ENOSPC: "free some space or pick another path",
+    errno.EDQUOT: "free some space or pick another path",
+    errno.EFBIG: "free some space or pick another path",
+    errno.ENAMETOOLONG: "give a shorter path",
+    errno.EACCES: "check its permissions or pick another path",
+    errno.EPERM: "check its permissions or pick another path",
+    errno.EROFS: "pick a path on a writable file system",
+    errno.ELOOP: "fix the symbolic links on that path",
+}
+"""What the user can do about each file-system error that no code (simpeval's or a plugin's) can
+have caused by a bug: a full disk, a path too long or not allowed is the environment's, whoever's
+code met it (a plugin's trainer writing a checkpoint, a stat of ``--orig``)."""
+
+
+def environment_fault(exc: BaseException) -> EnvironmentFault | None:
+    """One line naming the path and the remedy, for an :class:`OSError` of :data:`_ENVIRONMENT`."""
+    if not isinstance(exc, OSError) or exc.errno not in _ENVIRONMENT:
+        return None
+    path = exc.filename if exc.filename is not None else "a file"
+    shown = str(path) if len(str(path)) <= 80 else f"{str(path)[:60]}...({len(str(path))} characters)"
+    return EnvironmentFault(f"cannot use {shown}: {exc.strerror or exc}; {_ENVIRONMENT[exc.errno]}")

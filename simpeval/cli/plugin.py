@@ -18,10 +18,12 @@ def plugin() -> None:
               help="Where to write it (default: ./simpeval-NAME); must not exist.")
 def new(name: str, directory: Path | None) -> None:
     """Write a ready-to-install plugin distribution for a metric called NAME, with a test."""
-    from simpeval.scaffold import write_plugin
+    from simpeval.cli.state import registry
+    from simpeval.scaffold import plugin_files, write_plugin
 
+    plugin_files(name)  # a bad name is refused before any plugin loads
     directory = directory or Path(f"simpeval-{name}")
-    written = write_plugin(name, directory)
+    written = write_plugin(name, directory, taken=registry().all_score_names())
     for path in written:
         click.echo(path)
     click.echo(f"next: pip install -e '{directory}[test]' && pytest {directory}", err=True)
