@@ -30,6 +30,9 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--split", type=click.Choice(("test",)), default=None,
               help="Only the items of the test split, on datasets that declare splits (others: all items).")
+@click.option("--level", type=click.Choice(("sentence", "document")), default="sentence", show_default=True,
+              help="document: the rated document datasets (dwiki-2025), the pairwise ones (cochrane-pairs) and the "
+                   "perturbation checks, with every metric that scores documents.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here (atomically) instead of standard output.")
@@ -41,7 +44,7 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
 @parallel_options
-def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, fmt,
+def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, level, fmt,
                 output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
@@ -61,12 +64,12 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     specs = [s.strip() for spec in metric_specs for s in spec.split(",") if s.strip()]
     left_out = []
     if not specs:
-        specs, left_out = default_metrics(reg, neural=not no_neural)
+        specs, left_out = default_metrics(reg, neural=not no_neural, level=level)
     for spec in specs:
         reg.metric_class(spec.split(":", 1)[0])
     plan = Plan(resolve_data_dir(data_dir), specs, list(datasets) or None, correlation,
                 significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
-                split, left_out)
+                split, left_out, level)
     show = sys.stderr.isatty() if progress is None else progress
     with open_executor(jobs, dask) as executor:
         board = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,
@@ -83,13 +86,15 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
         write_output(render.render_html(board, plan, footer), html_path, "--html")
 
 
-def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]]:
+def default_metrics(registry, neural: bool = True, level: str = "sentence") -> tuple[list[str], list[str]]:
     """Every metric whose plugin loaded and whose default weights are installed (neural ones only with
     ``neural``), each with all its sub-scores, and the others with why they are left out (one line each).
 
     Left out besides: a deprecated name (its row is under the new name), and a metric that needs
     per-item values beyond the texts (``item_fields``, such as SLEdoc's target level), which no
-    rated dataset has.
+    rated dataset has. At ``level="document"``, a neural sentence metric too: it would read a whole
+    document as one sentence, truncated to its encoder's length (non-neural sentence metrics score a
+    document as one text, as the document papers do for their SARI and BLEU baselines).
     """
     names, left_out = [], []
     for name, cls in sorted(registry.metrics.items()):
@@ -103,6 +108,11 @@ def default_metrics(registry, neural: bool = True) -> tuple[list[str], list[str]
         elif cls.item_fields:
             left_out.append(f"{name}: needs per-item {', '.join(cls.item_fields)} beside the texts, which no rated "
                             "dataset has")
+        elif level == "sentence" and getattr(cls, "inner", None) is not None:
+            left_out.append(f"{name}: aggregates {cls.inner.name} over a document's sentences (on one sentence it "
+                            f"is {cls.inner.name}); on the document board")
+        elif level == "document" and cls.neural and cls.level != "document":
+            left_out.append(f"{name}: a neural sentence metric (a document would be one truncated sentence)")
         elif cls.neural and not neural:
             left_out.append(f"{name}: neural, left out by --no-neural (CPU time)")
         else:

@@ -37,8 +37,8 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="Quality split: cut tied scores by dataset order, or exclude items at the median.")
 @click.option("--correlation", type=click.Choice(CORRELATIONS), default=None,
               help="Default: pearson, or the dataset's own (acc23-opt for wu-arase-2025, whose ratings are mostly "
-                   "tied). kendall-23/acc23: Deutsch et al. (2023)'s tau with ties; acc23-opt: acc23 with the metric tie "
-                   "threshold that maximises it (reported per metric); pairwise-accuracy: Kocmi et al. (2021), "
+                   "tied). kendall-23/acc23: Deutsch et al. (2023)'s tau with ties; acc23-opt: acc23 with the metric "
+                   "tie threshold that maximises it (reported per metric); pairwise-accuracy: Kocmi et al. (2021), "
                    "--level system.")
 @click.option("--average-by", type=click.Choice(AVERAGING), default="none", show_default=True,
               help="Sentence level: correlate within each source item (across systems) or each system (across "
@@ -74,8 +74,8 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar (default: when standard error is a terminal).")
 @parallel_options
-def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references, level, split, ties, correlation, average_by,
-                  tie_epsilon, tie_sample, significance, rank,
+def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references, level, split, ties, correlation,
+                  average_by, tie_epsilon, tie_sample, significance, rank,
                   alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""

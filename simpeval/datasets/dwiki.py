@@ -58,7 +58,8 @@ def read_records(path: Path, required: tuple[str, ...]) -> list[dict]:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise UsageError(f"{where} is not JSON ({exc.msg}): replace the file with the released one") from None
-            lacking = [f for f in (*required, "references", "ratings") if not isinstance(record, dict) or f not in record]
+            wanted = (*required, "references", "ratings")
+            lacking = [f for f in wanted if not isinstance(record, dict) or f not in record]
             if lacking:
                 raise UsageError(f"{where} lacks {', '.join(lacking)}: replace the file with the released one")
             references = record["references"]

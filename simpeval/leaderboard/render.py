@@ -20,6 +20,7 @@ from collections import defaultdict
 from dataclasses import asdict
 from html import escape
 
+from simpeval.leaderboard import documents
 from simpeval.leaderboard.run import Board, Cell, Plan
 
 TRAINED = "†"
@@ -177,10 +178,17 @@ def training_lines(board: Board) -> list[str]:
     return lines
 
 
+def _title(plan: Plan) -> str:
+    if plan.level == "document":
+        return "Leaderboard for documents: which metric agrees with human judgements of whole documents?"
+    return "Leaderboard: which metric agrees with human judgements?"
+
+
 def _settings(plan: Plan) -> str:
     split = plan.split or "all items"
+    level = " level=document" if plan.level == "document" else ""
     return (f"correlation={plan.correlation} significance={plan.significance} alpha={plan.alpha} "
-            f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}")
+            f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}{level}")
 
 
 def _notes(board: Board, plan: Plan) -> list[str]:
@@ -207,13 +215,19 @@ def render_markdown(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     from simpeval.tables import render
 
     cells = board.cells
-    parts = ["# Leaderboard: which metric agrees with human judgements?", "", INTRO, "",
+    parts = [f"# {_title(plan)}", "", INTRO, "",
              f"Settings: `{_settings(plan)}`.", ""]
-    lines = headline(cells, board.trained_on)
+    lines = headline(cells, board.trained_on) + documents.pair_headline(board)
     if lines:
         parts += ["## Headline", "", HEADLINE_INTRO, "", *lines, ""]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"## {aspect}", "", render(columns, rows, "markdown")]
+    for name, (columns, rows) in documents.pair_tables(board.pairs).items():
+        parts += [f"## {name}: pairwise", "", documents.PAIRS_NOTE, "", render(columns, rows, "markdown")]
+    if board.perturbations:
+        columns, rows = documents.perturbation_table(board.perturbations)
+        parts += ["## Perturbations: which metric catches which error", "", documents.PERTURBATION_NOTE, "",
+                  render(columns, rows, "markdown"), *documents.caught_lines(board.perturbations), ""]
     parts += ["## Summary: mean rank over every dataset and aspect", "", SUMMARY_NOTE, "",
               render(SUMMARY_COLUMNS, summary_rows(cells), "markdown")]
     training = training_lines(board)
@@ -234,7 +248,8 @@ def render_json(board: Board, plan: Plan) -> str:
                "trained_on": board.trained_on, "overlaps": [asdict(o) for o in board.overlaps],
                "unchecked": board.unchecked,
                "mean_ranks": {m: {"mean_rank": v, "cells": n} for m, (v, n) in mean_ranks(board.cells).items()},
-               "work": asdict(board.work)}
+               "work": asdict(board.work), "pairs": [asdict(r) for r in board.pairs],
+               "perturbations": [asdict(r) for r in board.perturbations]}
     return dumps(payload, indent=2) + "\n"
 
 
@@ -325,9 +340,9 @@ def render_html(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     svg = heatmap_svg(cells) if cells else ""
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>simpeval leaderboard</title><style>{CSS}</style></head><body><main>",
-             "<h1>Leaderboard: which metric agrees with human judgements?</h1>",
+             f"<h1>{escape(_title(plan))}</h1>",
              f'<p class="meta">{escape(INTRO)} Settings: <code>{escape(_settings(plan))}</code></p>']
-    lines = headline(cells, board.trained_on)
+    lines = headline(cells, board.trained_on) + documents.pair_headline(board)
     if lines:
         parts += ["<h2>Headline</h2>", f"<p>{escape(HEADLINE_INTRO)}</p>", *_html_lines(lines)]
     if svg:
@@ -338,6 +353,14 @@ def render_html(board: Board, plan: Plan, footer: list[str] = ()) -> str:
                   "trained on these items.</figcaption></figure>"]
     for aspect, (columns, rows) in aspect_tables(cells).items():
         parts += [f"<h2>{escape(aspect)}</h2>", _html_table(columns, rows)]
+    for name, (columns, rows) in documents.pair_tables(board.pairs).items():
+        parts += [f"<h2>{escape(name)}: pairwise</h2>", f"<p>{escape(documents.PAIRS_NOTE)}</p>",
+                  _html_table(columns, rows)]
+    if board.perturbations:
+        columns, rows = documents.perturbation_table(board.perturbations)
+        parts += ["<h2>Perturbations: which metric catches which error</h2>",
+                  f"<p>{escape(documents.PERTURBATION_NOTE)}</p>", _html_table(columns, rows),
+                  *_html_lines(documents.caught_lines(board.perturbations))]
     parts += ["<h2>Summary: mean rank</h2>", f"<p>{escape(SUMMARY_NOTE)}</p>",
               _html_table(SUMMARY_COLUMNS, summary_rows(cells))]
     training = training_lines(board)

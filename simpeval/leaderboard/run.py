@@ -121,6 +121,10 @@ class Board:
     checked: list[str] = field(default_factory=list)  # training data whose items were compared
     unchecked: list[str] = field(default_factory=list)  # training data that could not be read
     work: Work = field(default_factory=Work)
+    # document level: agreement on the pairwise datasets' pairs and on the perturbation sets
+    # (simpeval.metaeval.pairrun.PairRecord, one per metric and dataset or set)
+    pairs: list = field(default_factory=list)
+    perturbations: list = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -150,7 +154,9 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
     work = Work()
     keys = metric_keys(registry, plan.metrics)
     cells, missing, columns = [], [], {}
-    for name in plan.datasets or board_datasets(registry, plan.level):
+    rated = [n for n in plan.datasets if getattr(registry.datasets[n], "kind", "rated") == "rated"] \
+        if plan.datasets else board_datasets(registry, plan.level)
+    for name in rated:
         try:
             dataset = registry.dataset_class(name)(plan.data_dir)
             len(dataset)  # reads the files
@@ -193,11 +199,44 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
                 cache.put(key, asdict(cell))
             cells.append(cell)
     board = Board(cells, missing, trained_on=_trained_on(registry, plan.metrics), work=work)
+    if plan.level == "document":
+        board.pairs, board.perturbations = _pairwise(registry, plan, cache, executor, progress, missing)
     training = {t for names in board.trained_on.values() for t in names}
     board.overlaps, board.unchecked = overlaps(registry, plan.data_dir, columns, training)
     board.checked = sorted(training - set(board.unchecked))
     mark_training(board)
     return board
+
+
+def _pairwise(registry: Registry, plan: Plan, cache, executor, progress, missing: list[Missing]) -> tuple[list, list]:
+    """Document level: every metric's agreement on each pairwise dataset's pairs (``plan.datasets`` or every
+    registered pairwise document dataset) and on the perturbation sets (unless ``plan.datasets`` names others)."""
+    from simpeval.datasets.dwiki import perturbation_sets
+    from simpeval.metaeval.pairrun import run_pairs
+
+    names = [name for name in (plan.datasets or sorted(registry.datasets))
+             if getattr(registry.datasets[name], "kind", "rated") == "pairwise"
+             and getattr(registry.datasets[name], "level", "sentence") == "document"]
+    found = []
+    for name in names:
+        try:
+            found.append(registry.dataset_class(name)(plan.data_dir))
+        except UsageError as exc:
+            missing.append(Missing(name, str(exc)))
+    sets = []
+    if plan.datasets is None:
+        try:
+            sets = perturbation_sets(plan.data_dir)
+        except UsageError as exc:
+            missing.append(Missing("dwiki-perturbations", str(exc)))
+    records = []
+    for group in (found, sets):
+        usable = _usable(registry, plan.metrics, group[0])[0] if group else []
+        if progress is not None and group:
+            progress(f"pairs: {', '.join(d.name for d in group)}")
+        records.append(run_pairs(registry, group, usable, bootstrap=plan.bootstrap, seed=plan.seed, cache=cache,
+                                 executor=executor) if usable else [])
+    return records[0], records[1]
 
 
 def board_datasets(registry: Registry, level: str) -> list[str]:

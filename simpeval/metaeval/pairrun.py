@@ -84,6 +84,7 @@ def format_pairs(records: list[PairRecord], fmt: str, perturbations: bool, level
         return text
     what = ("share of pairs where the metric scores the unperturbed output better" if perturbations else
             "share of pairs where the metric scores the output humans preferred better")
-    note = f"{share}: {what}, in the metric's direction; ties: equal scores (counted apart); interval: bootstrap over pairs."
+    note = (f"{share}: {what}, in the metric's direction; ties: equal scores (counted apart); "
+            "interval: bootstrap over pairs.")
     marker = {"table": "# ", "latex": "% "}.get(fmt, "")
     return text + marker + note + "\n"
