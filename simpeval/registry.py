@@ -123,8 +123,18 @@ class Registry:
         """The metric class called ``name`` (or owning sub-score ``name``); :class:`UsageError` if none."""
         cls = self.sub_score_owner(name)
         if cls is None:
-            raise UsageError(_unknown("metric", name, self.all_score_names(), "simpeval metrics list"))
+            raise UsageError(_unknown("metric", name, self.all_score_names(), "simpeval metrics list")
+                             + self._switched_off())
         return cls
+
+    def _switched_off(self) -> str:
+        """For an unknown name: the plugins switched off, whose names a switched-off plugin may hold
+        (they are not imported, so which one cannot be told)."""
+        names = [info.name for info in self.plugins if info.disabled]
+        if not names:
+            return ""
+        switches = " ".join(f"-p no:{name}" for name in names)
+        return f" (or it is one of a plugin switched off: drop {switches}, or its name from ${DISABLE_PLUGINS_ENV})"
 
     def all_score_names(self) -> list[str]:
         return sorted({s for cls in self.metrics.values() for s in cls.score_names()})
@@ -195,7 +205,7 @@ class Registry:
     def dataset_class(self, name: str) -> type:
         if name not in self.datasets:
             raise UsageError(
-                _unknown("dataset", name, sorted(self.datasets), "simpeval datasets list")
+                _unknown("dataset", name, sorted(self.datasets), "simpeval datasets list") + self._switched_off()
             )
         return self.datasets[name]
 
@@ -497,6 +507,8 @@ def _check_dataset(registry: Registry, cls: Any) -> dict[str, type]:
     name = getattr(cls, "name", "") if isinstance(cls, type) else ""
     if not name:
         raise TypeError(f"{cls!r} is not a dataset class with a name")
+    if not isinstance(name, str):
+        raise TypeError(f"dataset class {cls.__qualname__} has the name {name!r}, not a string: name it in quotes")
     if name in registry.datasets:
         other = registry.provider[name]
         raise ValueError(f'dataset "{name}" is already registered by {other.distribution} ({other.name}): rename it')

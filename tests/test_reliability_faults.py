@@ -101,6 +101,15 @@ def simpeval_register_metrics():
     return [*CLASSES, Mutator, FortyTwo]
 
 
+class DatasetFortyTwo:
+    name = 42
+
+
+@simpeval.hookimpl
+def simpeval_register_datasets():
+    return [DatasetFortyTwo]
+
+
 @simpeval.hookimpl
 def simpeval_register_commands(cli, train):
     @train.command("raiser")
@@ -266,6 +275,11 @@ def test_a_metric_named_by_a_number_is_the_plugins_error_and_the_listing_works(s
     assert done.returncode == 0, done.stderr
     assert ('plugin "raisers" (raisers 1.0): Error registering simpeval plugin "raisers": metric class FortyTwo has '
             "the name 42, not a string: name it in quotes") in done.stdout
+    assert ('Error registering simpeval plugin "raisers": dataset class DatasetFortyTwo has the name 42, not a '
+            "string: name it in quotes") in done.stdout
+    for command in (["datasets", "list"], ["meta-evaluate", "--dataset", "nope"]):
+        done = simpeval(site, *command)
+        assert "Traceback" not in done.stderr, done.stderr
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

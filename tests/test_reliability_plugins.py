@@ -145,3 +145,21 @@ def test_a_plugin_may_print_and_install_a_signal_handler_at_import_and_inf_waits
     assert done.returncode == 0, done.stderr
     assert done.stderr == "hello from the polite plugin\n"  # its print goes to stderr, not into the CSV
     assert done.stdout.startswith("metric,score,signature\npolite,1"), done.stdout
+
+
+def test_switching_off_a_plugin_that_does_not_exist_is_a_warning(polite_site):
+    done = subprocess.run([sys.executable, "-m", "simpeval", "-p", "no:nosuch", "evaluate", "--orig", "orig.txt",
+                           "--sys", "sys.txt", "-m", "fkgl", "--no-cache"], cwd=polite_site, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0
+    assert ('warning: -p no:nosuch switches nothing off: no plugin is called "nosuch" (see `simpeval metrics list`)'
+            in done.stderr.splitlines())
+
+
+def test_a_metric_of_a_switched_off_plugin_is_not_just_unknown(polite_site):
+    done = subprocess.run([sys.executable, "-m", "simpeval", "-p", "no:simpeval.metrics.fkgl", "evaluate", "--orig",
+                           "orig.txt", "--sys", "sys.txt", "-m", "fkgl", "--no-cache"], cwd=polite_site,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith('(or it is one of a plugin switched off: drop -p no:simpeval.metrics.fkgl, '
+                                        "or its name from $SIMPEVAL_DISABLE_PLUGINS)")

@@ -48,6 +48,10 @@ class CliState:
             from simpeval.registry import load_registry
 
             self._registry = load_registry(disabled=self.disabled)
+            known = {info.name for info in self._registry.plugins}
+            for name in (name for name in self.disabled if name not in known):
+                click.echo(f'warning: -p no:{name} switches nothing off: no plugin is called "{name}" (see '
+                           "`simpeval metrics list`)", err=True)
             self._report()
         return self._registry
 
