@@ -39,7 +39,7 @@ OTHER_FILES = {"DEplain-APA": "DEplain_trimmed_mbart_sents_apa.txt",
 
 
 def _scores(registry, specs, preset, sources, outputs, references) -> dict[str, float]:
-    requests = resolve_metrics(registry, list(specs), preset)
+    requests = resolve_metrics(registry, list(specs), preset, "de")  # DEplain is German
     result = evaluate(requests, sources, outputs, references, sentence_level=False, corpus_level=True)
     return {name: float(result.corpus_scores[name]) for name in ("sari", "bleu", "fre-textstat")
             if name in result.corpus_scores}

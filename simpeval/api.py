@@ -31,6 +31,7 @@ def evaluate(
     metrics: str | Iterable[str] | None = None,
     *,
     preset: str | None = None,
+    lang: str = "en",
     sentence_level: bool = False,
     cache: bool | str | os.PathLike | ScoreCache = True,
     registry: Registry | None = None,
@@ -44,6 +45,8 @@ def evaluate(
     :param metrics: metric specs as ``-m`` takes them (``["bleu", "sari:tokenizer=moses"]`` or
         ``"bleu,sari"``); default ``bleu,sari,fkgl`` with references, ``fkgl`` without.
     :param preset: settings of a published setup, e.g. ``"metaeval-2021"``.
+    :param lang: the language of the texts, an ISO 639-1 code (``--lang``): every language-dependent
+        metric prints it in its signature (``lang:de``) and refuses a language it has no rules for.
     :param sentence_level: also return one score per item (``result.sentence_scores``).
     :param cache: True: the score cache (``$SIMPEVAL_CACHE_DIR`` or ``~/.cache/simpeval``); a
         directory; a :class:`~simpeval.cache.ScoreCache`; False: none.
@@ -62,7 +65,8 @@ def evaluate(
         raise UsageError("inputs differ in length (" + ", ".join(f"{name}: {n}" for name, n in lengths)
                          + "): give one output and one line of each reference stream per original")
     references = [list(item) for item in zip(*refs)] if refs else None
-    requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references)), preset)
+    requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references)), preset,
+                               lang)
     return run_evaluation(requests, list(orig), list(sys), references, sentence_level=sentence_level,
                           corpus_level=True, cache=_cache(cache))
 
@@ -77,6 +81,7 @@ def evaluate_files(
     fmt: str = "csv",
     sentence_level: bool = True,
     preset: str | None = None,
+    lang: str = "en",
     cache: bool | str | os.PathLike | ScoreCache = True,
     batch_size: int = 512,
     jobs: int = 1,
@@ -95,6 +100,7 @@ def evaluate_files(
     :param sys: the system outputs, one per line.
     :param refs: reference files, one reference per line each (one path: one reference file).
     :param metrics: as :func:`evaluate`'s.
+    :param lang: as :func:`evaluate`'s.
     :param output: where to write the scores (``None``: nothing is written; per-item scores
         are then returned in ``result.sentence_scores``).
     :param fmt: ``csv``, ``json``, ``table``, ``markdown`` or ``latex``, as ``--format``.
@@ -118,7 +124,7 @@ def evaluate_files(
         check_writable(target, "output")
         written = None if target is None else Output(
             target, fmt, lambda result, ids: format_result(result, sentence_level, fmt, ids), "output")
-        plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset),
+        plan = Plan(MetricSpecs(registry or _registry(), _specs(metrics), preset, lang),
                     [System(os.fspath(sys), open_source(os.fspath(orig), os.fspath(sys), ref_paths))],
                     sentence_level=sentence_level, batch_size=batch_size, output=written)
         return run_plan(plan, cache=_cache(cache), jobs=jobs)
@@ -150,6 +156,7 @@ def meta_evaluate(
     scores: Iterable[str | os.PathLike] = (),
     score_columns: Iterable[str] | None = None,
     preset: str | None = None,
+    lang: str | None = None,
     data_dir: str | os.PathLike | None = None,
     cache: bool | str | os.PathLike | ScoreCache = True,
     registry: Registry | None = None,
@@ -158,7 +165,8 @@ def meta_evaluate(
 
     Every keyword is the command's option of the same name (see ``docs/meta-evaluation.md``);
     ``significance`` defaults to ``williams`` for Pearson and ``permutation`` otherwise, and
-    ``data_dir`` to ``$SIMPEVAL_DATA_DIR``, else the user data directory (``simpeval data`` shows it).
+    ``data_dir`` to ``$SIMPEVAL_DATA_DIR``, else the user data directory (``simpeval data`` shows it), and
+    ``lang`` to the dataset's language.
 
     :returns: :class:`~simpeval.metaeval.run.Report`; ``report.result.record("bleu", "All").r`` is
         BLEU's signed correlation on the whole dataset, ``.winner`` whether no metric beats it
@@ -181,7 +189,7 @@ def meta_evaluate(
                           bootstrap=bootstrap),
         scores=[Path(p) for p in scores],
         score_columns=None if score_columns is None else list(score_columns),
-        preset=preset, seed=seed, cache=_cache(cache),
+        preset=preset, lang=lang, seed=seed, cache=_cache(cache),
     )
     return run_meta_evaluation(registry or _registry(), request)
 

@@ -15,7 +15,6 @@ import inspect
 import math
 import os
 import sys
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +24,7 @@ import pluggy
 from simpeval import hookspecs, models
 from simpeval._version import __version__
 from simpeval.errors import PluginLoadError, UsageError
+from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
 from simpeval.presets import Preset
 
@@ -127,6 +127,14 @@ class Registry:
                              + self._switched_off())
         return cls
 
+    def supports(self, name: str, lang: str) -> bool:
+        """Whether metric (or sub-score) ``name`` with its default settings has rules for language ``lang``."""
+        try:
+            self.create_metric(self.metric_class(name).name, lang=lang)
+        except UsageError:
+            return False
+        return True
+
     def _switched_off(self) -> str:
         """For an unknown name: the plugins switched off, whose names a switched-off plugin may hold
         (they are not imported, so which one cannot be told)."""
@@ -140,36 +148,28 @@ class Registry:
         return sorted({s for cls in self.metrics.values() for s in cls.score_names()})
 
     def resolve(
-        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None, *, warn: bool = True
+        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None
     ) -> tuple[str, dict[str, Any]]:
         """The score name and options that ``-m name:options`` under ``preset`` asks for.
 
         Where a preset computes another formula under a metric's name (``bleu`` under
         ``lens-2023`` is NLTK's GLEU: :attr:`Preset.metrics`), the name becomes that of the metric computing it
         (``gleu-nltk``; a sub-score maps to the sub-score at the same place, ``sari-add`` to
-        ``sari-lens-add``), so that a score's name says what it is. simpeval 0.1's ``formula``
-        options (``bleu:formula=nltk-gleu``) map the same way, with a :class:`DeprecationWarning`.
+        ``sari-lens-add``), so that a score's name says what it is.
         """
         cls = self.metric_class(name)
         options = dict(options or {})
-        formulas = vars(cls).get("formula_metrics", {})
-        if options.get("formula") in formulas:
-            formula = options.pop("formula")
-            target = formulas[formula]
-            if warn:
-                warnings.warn(f'"{cls.name}:formula={formula}" is deprecated since simpeval 0.2 and removed in 0.3: '
-                              f'ask for the metric "{target}"', DeprecationWarning, stacklevel=2)
-        else:
-            target = self.presets[preset].metrics.get(cls.name) if preset in self.presets else None
+        target = self.presets[preset].metrics.get(cls.name) if preset in self.presets else None
         if target is None:
             return name, options
         variant = self.metric_class(target)
         return variant.score_names()[cls.score_names().index(name) if name != cls.name else 0], options
 
     def create_metric(
-        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None
+        self, name: str, options: dict[str, Any] | None = None, preset: str | None = None, lang: str = ENGLISH
     ) -> Metric:
-        """Instantiate metric ``name`` (as :meth:`resolve` maps it): the preset's settings, then ``options`` on top.
+        """Instantiate metric ``name`` (as :meth:`resolve` maps it): the preset's settings, then ``options`` on top,
+        for texts in ``lang`` (ISO 639-1; a metric without rules for it refuses it in one line).
 
         The instance learns which distribution registered it, so its signature carries
         that distribution's version unless the class sets its own ``version``.
@@ -183,7 +183,7 @@ class Registry:
             if preset in self.presets:
                 settings.update(self.presets[preset].settings.get(cls.name, {}))
         settings.update(options or {})
-        metric = cls(**settings)
+        metric = cls(**settings, lang=lang)
         info = self.provider.get(cls.name)
         if info is not None and info.version:
             metric.provided_by = (info.distribution, info.version, info.name)

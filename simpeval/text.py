@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from simpeval.languages import ENGLISH
 from simpeval.sentences import sentence_spans
 from simpeval.store import stored
 from simpeval.tokenizers import get_tokenizer
@@ -34,7 +35,8 @@ NgramCounts = tuple[dict[tuple[str, ...], int], ...]
 def tokenize(
     text: str, tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
 ) -> tuple[str, ...]:
-    """The tokens of ``text`` after optional lowercasing and the named tokenizer.
+    """The tokens of ``text`` after optional lowercasing and the named tokenizer (``moses:de`` for
+    a tokenizer's rules of a language other than English: :func:`simpeval.tokenizers.for_language`).
 
     Lower-cased 13a tokens are the cased tokens lower-cased when that is provably the same: for
     ASCII text (case mapping is then per character) with no ``&`` or ``<`` (13a replaces entities
@@ -69,7 +71,7 @@ def ngram_counts(
 
 
 @stored
-def split_sentences(text: str, *, store: StatsStore | None = None) -> tuple[str, ...]:
-    """English Punkt sentence splitting: the sentences NLTK's English Punkt model finds
+def split_sentences(text: str, lang: str = ENGLISH, *, store: StatsStore | None = None) -> tuple[str, ...]:
+    """Punkt sentence splitting: the sentences NLTK's Punkt model of language ``lang`` (ISO 639-1) finds
     (:mod:`simpeval.sentences`; a spaced ellipsis ``. . .`` is three sentence ends, as in NLTK and EASSE)."""
-    return tuple(text[start:end] for start, end in sentence_spans(text))
+    return tuple(text[start:end] for start, end in sentence_spans(text, lang))

@@ -113,5 +113,5 @@ def test_runner_matches_published_scores(data_dir: Path) -> None:
         published = _published(data_dir, "asset", COLUMNS[sub_score])
         assert _max_difference(result.sentence_scores[sub_score], published) <= TOLERANCE, sub_score
     assert result.signatures["bleu"].startswith(
-        "bleu|nrefs:10|tok:moses|lc:no|smooth:floor|smooth_value:0.0|eff:yes"
+        "bleu|nrefs:10|formula:1|lang:en|tok:moses|lc:no|smooth:floor|smooth_value:0.0|eff:yes"
     )

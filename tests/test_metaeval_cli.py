@@ -202,7 +202,7 @@ def test_every_format_says_how_its_numbers_were_made(data_dir):
     settings = ("dataset=simplicity-da aspect=simplicity (z-scores) references=asset level=sentence "
                 "correlation=pearson significance=williams alpha=0.05 "
                 f"preset=none (today's EASSE defaults, sacrebleu {version('sacrebleu')})")
-    fkgl = "fkgl: fkgl|tok:13a|lc:yes|clip:yes|version:0.1.0"
+    fkgl = "fkgl: fkgl|formula:2|lang:en|tok:13a|lc:yes|clip:yes|version:0.1.0"
     bleu = "bleu: scores:metrics_simplicity_DA.csv"
     table = run(*args).stdout.splitlines()
     assert table[0] == f"# {settings}" and table[-3:-1] == [f"# {fkgl}", f"# {bleu}"]

@@ -54,7 +54,7 @@ def test_equals_bert_score_called_directly(minilm: str) -> None:
     assert ours["bertscore-f1"] == pytest.approx(f1.tolist(), abs=1e-6)
     assert ours["bertscore"] == ours["bertscore-f1"]
     assert metric.signature() == (
-        f"bertscore|model:{Path(minilm).name}@{content_hash(Path(minilm))}|layer:6|rescale:no|tok:none|lc:no"
+        f"bertscore|formula:1|lang:en|model:{Path(minilm).name}@{content_hash(Path(minilm))}|layer:6|rescale:no|tok:none|lc:no"
         f"|version:{simpeval.__version__}"
     )
 

@@ -78,7 +78,7 @@ def test_bleu_source_compares_with_the_input() -> None:
 
 def test_signature_lists_resolved_settings() -> None:
     assert Bleu().signature() == (
-        "bleu|tok:13a|lc:no|smooth:floor|smooth_value:0.1|eff:yes|nomatch0:yes"
+        "bleu|formula:1|lang:en|tok:13a|lc:no|smooth:floor|smooth_value:0.1|eff:yes|nomatch0:yes"
         "|corpus_smooth:exp|corpus_eff:no|version:" + simpeval.__version__
     )
     assert "smooth_value:0.0" in Bleu(**Bleu.presets["metaeval-2021"]).signature()

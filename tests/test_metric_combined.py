@@ -65,7 +65,7 @@ def test_bleu_sari_means() -> None:
     assert BleuSariGmean().sentence_scores(*ARGS)["bleu-sari-gmean"] == pytest.approx(
         [math.sqrt(b * s) for b, s in zip(bleu, sari)]
     )
-    assert BleuSariAmean().signature().startswith("bleu-sari-amean|bleu_tok:13a|bleu_lc:no")
+    assert BleuSariAmean().signature().startswith("bleu-sari-amean|formula:1|lang:en|bleu_tok:13a|bleu_lc:no")
     assert "|sari_tok:13a|sari_lc:yes|sari_del:f1|" in BleuSariAmean().signature()
 
 

@@ -1,5 +1,6 @@
-"""The Metric contract: public templates over protected steps, 0.1 names kept one release with a
-warning, composites checking once, and the checks a metric class passes when a plugin registers."""
+"""The Metric contract: public templates over protected steps, DESIGN.md's plugin example scoring as
+written, signatures naming the formula and the language, composites checking once, and the checks a
+metric class passes when a plugin registers."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ SOURCES = ["one two three four", "five six seven", "eight"]
 OUTPUTS = ["one two", "five six", "eight nine ten"]
 REFS = [["one two three"], ["five six"], ["eight nine"]]
 
-# The third-party plugin of DESIGN.md, written for simpeval 0.1
+# The third-party plugin of DESIGN.md (it implements score_sentences, the name DESIGN.md documents)
 DESIGN_PLUGIN = '''
 import simpeval
 
@@ -50,9 +51,9 @@ def _module(name: str, code: str) -> types.ModuleType:
     return module
 
 
-def test_a_plugin_written_for_0_1_scores_identically_with_a_deprecation_warning():
-    with pytest.warns(DeprecationWarning, match="LengthRatio implements score_sentences, which simpeval 0.2 "
-                                                "renamed _score_items"):
+def test_the_design_md_plugin_scores_as_written_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         plugin = _module("design_plugin", DESIGN_PLUGIN)
     registry = load_registry(autoload=False, plugins=[plugin])
     assert not registry.failures
@@ -65,51 +66,11 @@ def test_a_plugin_written_for_0_1_scores_identically_with_a_deprecation_warning(
         metric.sentence_scores(SOURCES[:1], OUTPUTS[:2])
 
 
-OLD_CORPUS_PLUGIN = '''
-import simpeval
-
-class Words(simpeval.Metric):
-    """0.1 style: statistics, their score, and a corpus score that asks the base class."""
-    name = "words"
-    corpus_level = True
-
-    def score_sentences(self, sources, outputs, references=None):
-        return {"words": [float(len(o.split())) for o in outputs]}
-
-    def score_corpus(self, sources, outputs, references=None):
-        mean = super().score_corpus(sources, outputs, references)["words"]
-        return {"words": mean * 10}
-
-    def additive_statistics(self, sources, outputs, references=None):
-        return [(len(o.split()), 1) for o in outputs]
-
-    def score_from_statistics(self, totals):
-        return {"words": 10 * totals[0] / totals[1]}
-'''
-
-
-def test_every_0_1_step_name_still_works():
-    with pytest.warns(DeprecationWarning) as caught:
-        words = _module("old_corpus", OLD_CORPUS_PLUGIN).Words()
-    assert len(caught) == 4  # one per renamed step the class implements
-    assert words.has_statistics()
-    assert words.corpus_score(SOURCES, OUTPUTS) == {"words": pytest.approx(70 / 3)}
-    assert words.corpus_statistics(SOURCES, OUTPUTS) == [(2, 1), (2, 1), (3, 1)]
-    assert words.corpus_score_from_statistics([7, 3]) == {"words": pytest.approx(70 / 3)}
-
-
-@pytest.mark.parametrize(("old", "new", "args"), [
-    ("score_sentences", "sentence_scores", (SOURCES, OUTPUTS, REFS)),
-    ("score_corpus", "corpus_score", (SOURCES, OUTPUTS, REFS)),
-    ("additive_statistics", "corpus_statistics", (SOURCES, OUTPUTS, REFS)),
-    ("component_scores", "sentence_scores", (SOURCES, OUTPUTS, REFS)),
-    ("score_from_statistics", "corpus_score_from_statistics", ([3, 4, 3, 1, 0, 0, 4, 3, 2, 1],)),
-])
-def test_calling_a_0_1_name_warns_and_answers_as_the_template(old, new, args):
-    bleu = Bleu()
-    with pytest.warns(DeprecationWarning, match=f"Metric.{old} is deprecated"):
-        answer = getattr(bleu, old)(*args)
-    assert answer == getattr(bleu, new)(*args)
+@pytest.mark.parametrize("old", ["score_corpus", "additive_statistics", "score_from_statistics", "component_scores",
+                                 "bind_store"])
+def test_no_simpeval_0_1_name_is_left(old):
+    """No 0.1 was ever released: its method names are gone, not kept behind deprecation warnings."""
+    assert not hasattr(Bleu(), old)
 
 
 def test_new_metrics_raise_no_deprecation_warning():

@@ -77,7 +77,7 @@ def test_corpus_pools_counts() -> None:
 
 def test_default_lowercases_and_tokenizes_with_13a() -> None:
     metric = Sari()
-    assert metric.signature().startswith("sari|tok:13a|lc:yes|del:f1|paper:no")
+    assert metric.signature().startswith("sari|formula:1|lang:en|tok:13a|lc:yes|del:f1|paper:no")
     upper = metric.sentence_scores(["The cat, sat."], ["THE CAT."], [["the cat ."]])
     lower = Sari(**PLAIN).sentence_scores(["the cat , sat ."], ["the cat ."], [["the cat ."]])
     assert upper == lower

@@ -38,4 +38,4 @@ def test_legacy_leaves_the_original_untokenised_and_the_case_alone():
     tokenised = (["The end ."], ["The end."], [["The end."]])
     assert SariLegacy().corpus_score(*tokenised)["sari-legacy"] == pytest.approx(
         Sari(lowercase=False).corpus_score(*tokenised)["sari"])
-    assert SariLegacy().signature().startswith("sari-legacy|tok:13a|del:f1|paper:no|")
+    assert SariLegacy().signature().startswith("sari-legacy|formula:1|lang:en|tok:13a|del:f1|paper:no|")

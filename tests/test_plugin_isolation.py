@@ -231,8 +231,8 @@ def test_evaluate_runs_with_every_broken_plugin_installed(site, texts):
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["index,length-ratio,fine-metric", "0,0.5,7.0", "1,1.0,8.0"]
     # neither class sets `version`: the signatures (and cache keys) carry their distributions' versions
-    assert "# length-ratio|version:1.2.3" in done.stderr.splitlines()
-    assert "# fine-metric|version:1.2.3" in done.stderr.splitlines()
+    assert "# length-ratio|formula:1|lang:en|version:1.2.3" in done.stderr.splitlines()
+    assert "# fine-metric|formula:1|lang:en|version:1.2.3" in done.stderr.splitlines()
 
 
 @pytest.mark.parametrize("metric, problem", [

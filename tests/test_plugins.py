@@ -93,7 +93,7 @@ def test_broken_plugin_is_reported_and_the_rest_still_work(plugin_site, tmp_path
                      "--format", "csv", stdin="one two\nfive six\n")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["index,length-ratio", "0,0.5", "1,1.0"]
-    assert "# length-ratio|version:" in done.stderr
+    assert "# length-ratio|formula:1|lang:en|version:" in done.stderr
 
 
 def test_strict_listing_fails_on_the_broken_plugin(plugin_site):

@@ -94,16 +94,6 @@ def test_the_preset_maps_each_metric_to_the_one_named_for_its_formula():
     assert registry.resolve("sari-add", preset="metaeval-2021") == ("sari-add", {})
 
 
-@pytest.mark.parametrize(("spec", "formula", "named"), [
-    ("fkgl", "textstat-0.7.3", "fkgl-textstat"), ("bleu", "nltk-gleu", "gleu-nltk"), ("sari", "lens-2023", "sari-lens"),
-])
-def test_the_0_1_formula_options_still_work_with_a_deprecation_warning(spec, formula, named):
-    registry = load_registry(autoload=False)
-    with pytest.warns(DeprecationWarning, match=f'"{spec}:formula={formula}" is deprecated.*"{named}"'):
-        [request] = resolve_metrics(registry, [f"{spec}:formula={formula}"])
-    assert request.metric.name == named and request.report[0] == named
-
-
 def test_gleu_and_lens_sari_count_through_the_runs_store():
     from simpeval.run import Run
     from simpeval.store import StatsStore
@@ -137,12 +127,3 @@ def test_gleu_corpus_score_pools_the_counts_batch_by_batch_as_nltk_corpus_gleu()
     result = evaluate(resolve_metrics(load_registry(autoload=False), ["bleu"], preset="lens-2023"),
                       outputs, outputs, refs, batch_size=1)
     assert result.corpus_scores["gleu-nltk"] == pytest.approx(expected, abs=1e-12)
-
-
-def test_a_formula_option_given_to_the_class_names_the_metric_to_use():
-    from simpeval import UsageError
-    from simpeval.metrics.bleu import Bleu
-
-    with pytest.raises(UsageError, match='metric "bleu" has no option "formula" since simpeval 0.2: formula '
-                                         'nltk-gleu is the metric "gleu-nltk"'):
-        Bleu(formula="nltk-gleu")

@@ -96,16 +96,6 @@ def test_an_unbound_metric_gets_a_private_run_and_pickles_without_it():
         pickle.dumps(run)
 
 
-def test_bind_store_still_works_with_a_deprecation_warning():
-    store = StatsStore(max_entries=10)
-    bleu = Bleu()
-    with pytest.warns(DeprecationWarning, match="bind_run"):
-        bleu.bind_store(store)
-    assert bleu.store is store
-    bleu.sentence_scores(["a b c"], ["a b c"], [["a b d"]])
-    assert store.misses > 0
-
-
 def test_reference_files_replaced_while_a_process_lives_are_read_again(tmp_path):
     from simpeval.datasets.references import test_set_references
 

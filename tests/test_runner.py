@@ -72,7 +72,7 @@ def test_preset_then_options(registry):
     [request] = resolve_metrics(registry, ["word-ratio"], preset="paper")
     assert request.metric.scale == 100.0
     [request] = resolve_metrics(registry, ["word-ratio:scale=2"], preset="paper")
-    assert request.metric.signature() == f"word-ratio|scale:2.0|version:{simpeval.__version__}"
+    assert request.metric.signature() == f"word-ratio|formula:1|lang:en|scale:2.0|version:{simpeval.__version__}"
 
 
 def test_unknown_metric_option_and_preset(registry):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import click
 
+from simpeval.cli.language import lang_option
 from simpeval.cli.parallel import parallel_options
 from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
 from simpeval.engine.results import format_result
@@ -39,6 +40,7 @@ class EvaluateOptions:
     metric_specs: tuple[str, ...]
     sentence_level: bool
     preset: str | None
+    lang: str | None
     easse_defaults: bool
     fmt: str
     output: str | None
@@ -65,6 +67,7 @@ class EvaluateOptions:
         """The :class:`~simpeval.engine.plan.Plan` these options describe (inputs checked, not yet read
         unless several systems are compared)."""
         from simpeval.fileio import check_not_an_input
+        from simpeval.cli.language import test_set_language
         from simpeval.cli.state import registry
         from simpeval.cli.systems import (csv_test_set_systems, format_comparison, read_systems, resolve_inputs,
                                           with_analysis)
@@ -79,7 +82,8 @@ class EvaluateOptions:
         check_not_an_input(self.output, (orig, *refs, *sys_paths))
         specs = with_analysis(self.metric_specs, bool(refs)) if self.analysis else self.metric_specs
         progress = sys.stderr.isatty() if self.progress is None else self.progress
-        settings = dict(metrics=MetricSpecs(registry(), specs, self.resolved_preset()), batch_size=self.batch_size,
+        lang = test_set_language(self.lang, self.test_set)
+        settings = dict(metrics=MetricSpecs(registry(), specs, self.resolved_preset(), lang), batch_size=self.batch_size,
                         progress=progress)
         in_memory = csv_test_set_systems(self.test_set, self.data_dir, orig, sys_paths)
         if len(sys_paths) == 1 and test is None:
@@ -128,6 +132,7 @@ class EvaluateOptions:
                    f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
 @click.option("--sentence-level", is_flag=True, help="Report one score per line instead of corpus scores.")
 @click.option("--preset", default=None, help="Settings of a published setup, e.g. metaeval-2021.")
+@lang_option
 @click.option("--easse-defaults", is_flag=True,
               help="Reproduce `easse evaluate`'s defaults: every metric lower-cased, BLEU included (13a tokens); "
                    "the same as --preset easse-cli.")

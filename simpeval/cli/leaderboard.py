@@ -33,6 +33,9 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--level", type=click.Choice(("sentence", "document")), default="sentence", show_default=True,
               help="document: the rated document datasets (dwiki-2025), the pairwise ones (cochrane-pairs) and the "
                    "perturbation checks, with every metric that scores documents.")
+@click.option("--lang", "lang", default=None, metavar="CODE",
+              help="Only the datasets in this language (ISO 639-1); default: every dataset, each scored in the "
+                   "language it declares.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here (atomically) instead of standard output.")
@@ -44,12 +47,13 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
 @click.option("--progress/--no-progress", default=None, help="Name each cell as it starts (default: on a terminal).")
 @parallel_options
-def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, level, fmt,
-                output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
+def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bootstrap, alpha, seed, split, level,
+                lang, fmt, output, html_path, record_run, data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate every metric with every dataset's human judgements: one table per aspect, ranked."""
     from simpeval.cache import ScoreCache
     from simpeval.cli.state import registry
     from simpeval.fileio import check_writable, write_output
+    from simpeval.cli.language import given_language
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render
     from simpeval.leaderboard.run import Plan, run_leaderboard
@@ -69,7 +73,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
         reg.metric_class(spec.split(":", 1)[0])
     plan = Plan(resolve_data_dir(data_dir), specs, list(datasets) or None, correlation,
                 significance or ("williams" if correlation == "pearson" else "permutation"), bootstrap, alpha, seed,
-                split, left_out, level)
+                split, left_out, level, lang=given_language(lang))
     show = sys.stderr.isatty() if progress is None else progress
     with open_executor(jobs, dask) as executor:
         board = run_leaderboard(reg, plan, None if no_cache else ScoreCache(cache_dir), executor,

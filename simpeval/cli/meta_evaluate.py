@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from simpeval.cli.language import lang_option
 from simpeval.cli.parallel import parallel_options
 from simpeval.datadir import DATA_DIR_HELP
 from simpeval.errors import UsageError
@@ -63,6 +64,7 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
               help="CSV of per-item metric scores keyed by the dataset's item keys (repeatable).")
 @click.option("--score-columns", default=None, help="Only these --scores columns (simpeval names, comma-separated).")
 @click.option("--preset", default=None, help="Metric settings of a published setup, e.g. metaeval-2021.")
+@lang_option
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
               help="Write here instead of standard output.")
@@ -76,11 +78,12 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @parallel_options
 def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references, level, split, ties, correlation,
                   average_by, tie_epsilon, tie_sample, significance, rank,
-                  alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, fmt, output, plots_dir,
+                  alpha, resamples, bootstrap, seed, score_paths, score_columns, preset, lang, fmt, output, plots_dir,
                   data_dir, no_cache, cache_dir, progress, jobs, dask) -> None:
     """Correlate metrics with a dataset's human judgements, per split, with significance tests."""
     from simpeval.cache import ScoreCache
     from simpeval.fileio import check_not_an_input, check_writable, write_output
+    from simpeval.cli.language import given_language
     from simpeval.cli.state import registry
     from simpeval.datadir import resolve_data_dir
     from simpeval.metaeval.engine import Settings
@@ -125,6 +128,7 @@ def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references,
         scores=list(score_paths),
         score_columns=[c.strip() for c in score_columns.split(",")] if score_columns else None,
         preset=preset,
+        lang=given_language(lang),
         seed=seed,
         cache=None if no_cache else ScoreCache(cache_dir),
         progress=progress,

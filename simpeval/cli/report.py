@@ -6,6 +6,8 @@ import os
 
 import click
 
+from simpeval.cli.language import lang_option
+
 FORMATS = ("html", "markdown")
 DEFAULT_HTML = "report.html"
 
@@ -22,6 +24,7 @@ DEFAULT_HTML = "report.html"
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help="Metrics, comma-separated (default: bleu,sari,fkgl with references, fkgl without).")
 @click.option("--preset", default=None, help="Metric settings of a published setup, e.g. metaeval-2021.")
+@lang_option
 @click.option("--paired-bs", is_flag=True,
               help="Mark systems that differ from the first by paired bootstrap (the default with several systems).")
 @click.option("--paired-ar", is_flag=True, help="Mark systems that differ from the first by approximate randomization.")
@@ -42,12 +45,13 @@ DEFAULT_HTML = "report.html"
 @click.option("--data-dir", default=None, help="Data directory of --test-set (default: $SIMPEVAL_DATA_DIR, else the user data directory; see `simpeval data`).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the score cache.")
 @click.option("--cache-dir", type=click.Path(file_okay=False), default=None, help="Score cache directory.")
-def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, paired_bs, paired_ar, no_paired,
+def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, lang, paired_bs, paired_ar, no_paired,
            all_pairs, paired_n, sample_metric, n_samples, seed, title, fmt, output, data_dir, no_cache, cache_dir) -> None:
     """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
     from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
     from simpeval.fileio import check_not_an_input, check_writable, write_output
+    from simpeval.cli.language import test_set_language
     from simpeval.cli.state import registry
     from simpeval.cli.systems import resolve_inputs
     from simpeval.errors import UsageError
@@ -71,7 +75,8 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     if all_pairs and len(systems) < 2:
         raise UsageError("--all-pairs compares systems: give two or more (--sys A --sys B, or --sys-dir DIR)")
     specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
-    built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset, test=test,
+    built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset,
+                         lang=test_set_language(lang, test_set), test=test,
                          n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
                          cache=None if no_cache else ScoreCache(cache_dir), all_pairs=all_pairs,
                          word_labels=fmt == "html")  # Markdown shows no colours

@@ -18,6 +18,7 @@ import numpy as np
 from simpeval.datadir import require_file
 from simpeval.datasets.references import REFERENCE_SETS, references_for_lines, sources_for_lines
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 
 AVERAGE = "average"
 
@@ -98,6 +99,7 @@ class Dataset:
       --level document`` shows them; the sentence-level board leaves them out);
     - ``kind``: ``"rated"`` (a human score per item) or ``"pairwise"``
       (:class:`simpeval.datasets.pairwise.PairwiseDataset`: a preference per pair of items).
+    - ``lang``: the language of the texts (ISO 639-1), the default of ``--lang``.
     """
 
     name: ClassVar[str] = ""
@@ -112,6 +114,7 @@ class Dataset:
     output_artifacts: ClassVar[bool] = False
     level: ClassVar[str] = "sentence"
     kind: ClassVar[str] = "rated"
+    lang: ClassVar[str] = ENGLISH
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir

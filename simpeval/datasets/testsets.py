@@ -21,6 +21,7 @@ from pathlib import Path
 
 from simpeval.datadir import require_file
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class TestSetSpec:
     refs: tuple[str, ...]
     source: str
     description: str
-    lang: str = "en"
+    lang: str = ENGLISH  # the language of the texts (ISO 639-1), the default of --lang
     systems: str | None = None  # directory of published system outputs, one file per system
     meta: str | None = None  # per-item metadata CSV (one row per item)
     licence_column: str | None = None  # the column of ``meta`` (or of the CSV) with each item's licence

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
@@ -73,14 +74,15 @@ def _spec_text(name: str, options: dict[str, str]) -> str:
 
 
 def resolve_metrics(
-    registry: Registry, specs: Iterable[str], preset: str | None = None
+    registry: Registry, specs: Iterable[str], preset: str | None = None, lang: str = ENGLISH
 ) -> list[MetricRequest]:
     """Turn ``-m`` specs into metric instances; sub-scores of one metric with the same options share it.
 
     ``-m sari-add,sari-del`` builds one SARI metric and reports both sub-scores;
     ``-m sari`` reports all of SARI's sub-scores. One metric asked for twice with
     different options (``-m bleu -m bleu:tokenizer=none``) is a :class:`UsageError`
-    naming both: the results would carry one name for two different numbers.
+    naming both: the results would carry one name for two different numbers. Every metric scores
+    texts in ``lang`` (ISO 639-1); one without rules for it is a :class:`UsageError` naming its languages.
     """
     registry.check_preset(preset)
     requests: dict[str, tuple[tuple, str, MetricRequest]] = {}
@@ -89,7 +91,7 @@ def resolve_metrics(
         cls = registry.metric_class(name)
         settings = tuple(sorted(options.items()))
         if cls.name not in requests:
-            metric = registry.create_metric(cls.name, options, preset)
+            metric = registry.create_metric(cls.name, options, preset, lang)
             requests[cls.name] = (settings, _spec_text(name, options), MetricRequest(metric, []))
         first_settings, first_text, request = requests[cls.name]
         if settings != first_settings:
@@ -150,11 +152,14 @@ class MetricSpecs:
     registry: Registry
     specs: Sequence[str] = ()
     preset: str | None = None
+    lang: str = ENGLISH
+    """The language of the texts (ISO 639-1)."""
     resolved: list[MetricRequest] = field(default_factory=list)
     """The requests of the last :meth:`resolve`."""
 
     def resolve(self, has_references: bool) -> list[MetricRequest]:
-        self.resolved = resolve_metrics(self.registry, default_specs(self.specs, has_references), self.preset)
+        self.resolved = resolve_metrics(self.registry, default_specs(self.specs, has_references), self.preset,
+                                        self.lang)
         return self.resolved
 
 

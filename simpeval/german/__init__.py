@@ -20,7 +20,7 @@ DEPLAIN_2023 = Preset(
                     "case-sensitive, textstat 0.7.3's German FRE",
     settings={"bleu": {"tokenizer": "spacy-de", "lowercase": False},
               "sari": {"tokenizer": "spacy-de", "lowercase": False},
-              "fre-textstat": {"tokenizer": "spacy-de", "lang": "de"}},
+              "fre-textstat": {"tokenizer": "spacy-de"}},
     metrics={"fre": "fre-textstat"})
 
 

@@ -24,8 +24,8 @@ class FreTextstat(Metric):
     requires_references = False
     level = "document"  # finds sentences itself
     corpus_level = True
+    languages = tuple(FRE_CONSTANTS)  # the language (--lang) chooses the constants and syllables
     options = {
-        "lang": Option(str, "de", "language of the constants and syllables", choices=tuple(FRE_CONSTANTS)),
         "tokenizer": Option(str, "none", "word tokenizer applied first (EASSE-de: spaCy's)", choices=TOKENIZER_NAMES,
                             short="tok"),
         "aggregate": Option(str, "joined", "corpus score: FRE of all outputs as one text (joined) or the mean of "
@@ -33,7 +33,7 @@ class FreTextstat(Metric):
     }
 
     def _texts(self, outputs):  # noqa: ANN001, ANN202
-        tokenize = get_tokenizer(self.tokenizer)
+        tokenize = get_tokenizer(self.text_tokenizer)
         return [tokenize(text) for text in outputs]
 
     def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201

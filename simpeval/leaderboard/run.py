@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 from simpeval.leaderboard.overlap import Items, Overlap, overlaps
 
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ class Plan:
     split: str | None = None  # "test": only items of declared test splits
     left_out: list[str] = field(default_factory=list)  # installed metrics not on the board, with why
     level: str = "sentence"  # the datasets of this level (Dataset.level) when ``datasets`` is None
+    lang: str | None = None  # only the datasets in this language (ISO 639-1); None: every one, each in its own
 
 
 def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = None,
@@ -152,11 +154,12 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
     work = Work()
-    keys = metric_keys(registry, plan.metrics)
     cells, missing, columns = [], [], {}
     rated = [n for n in plan.datasets if getattr(registry.datasets[n], "kind", "rated") == "rated"] \
         if plan.datasets else board_datasets(registry, plan.level)
     for name in rated:
+        if plan.lang is not None and registry.dataset_class(name).lang != plan.lang:
+            continue
         try:
             dataset = registry.dataset_class(name)(plan.data_dir)
             len(dataset)  # reads the files
@@ -165,6 +168,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
             continue
         columns[name] = Items.of(dataset.sources, dataset.outputs)
         specs, skipped = _usable(registry, plan.metrics, dataset)
+        keys = metric_keys(registry, specs, dataset.lang)
         item_split = _item_split(dataset, plan.split)
         used = [keys[family] for family in _families(registry, specs)]
         cell_keys = {aspect: _cell_key(plan, dataset, aspect, specs, used) for aspect in dataset.aspects}
@@ -270,6 +274,8 @@ def _usable(registry: Registry, specs: list[str], dataset) -> tuple[list[str], l
         cls = registry.metric_class(spec.split(":", 1)[0])
         if cls.requires_references and not has_refs:
             skipped.append(f"{spec}: needs references, which {dataset.name} has none of")
+        elif not registry.supports(cls.name, dataset.lang):
+            skipped.append(f"{spec}: has no rules for {dataset.name}'s language ({dataset.lang})")
         else:
             usable.append(spec)
     return usable, skipped
@@ -292,15 +298,15 @@ def _trained_on(registry: Registry, specs: list[str]) -> dict[str, tuple[str, ..
     return out
 
 
-def metric_keys(registry: Registry, specs: list[str]) -> dict[str, str]:
-    """Per metric (family) among ``specs``: the key its scores are cached under, less the inputs
-    (:func:`simpeval.cache.metric_key`: signature with its models' fingerprints, formula version,
-    fingerprint of its code)."""
+def metric_keys(registry: Registry, specs: list[str], lang: str = ENGLISH) -> dict[str, str]:
+    """Per metric (family) among ``specs``: the key its scores on texts in ``lang`` are cached under,
+    less the inputs (:func:`simpeval.cache.metric_key`: signature with its language and its models'
+    fingerprints, formula version, fingerprint of its code)."""
     from simpeval.cache import metric_key
     from simpeval.runner import resolve_metrics
 
     return {request.metric.name: metric_key(request.metric, request.metric.signature())
-            for request in resolve_metrics(registry, specs)} if specs else {}
+            for request in resolve_metrics(registry, specs, lang=lang)} if specs else {}
 
 
 def _families(registry: Registry, specs: list[str]) -> dict[str, list[str]]:

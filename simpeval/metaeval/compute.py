@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -33,13 +34,15 @@ class ComputedScores:
     signatures: dict[str, str] = field(default_factory=dict)
 
 
-def default_metric_specs(registry: Registry, with_references: bool) -> list[str]:
-    """The :data:`DEFAULT_METRICS` that are installed (and need no references, if there are none)."""
+def default_metric_specs(registry: Registry, with_references: bool, lang: str = ENGLISH) -> list[str]:
+    """The :data:`DEFAULT_METRICS` that are installed (and need no references, if there are none) and
+    have rules for language ``lang``."""
     specs = [
         name
         for name in DEFAULT_METRICS
         if registry.sub_score_owner(name) is not None
         and (with_references or not registry.metric_class(name).requires_references)
+        and registry.supports(name, lang)
     ]
     if not specs:
         raise UsageError("none of the default metrics is installed: pass -m NAME (see `simpeval metrics list`)")
@@ -69,6 +72,7 @@ def compute_scores(
     progress: bool = False,
     executor: BatchExecutor | None = None,
     with_references: bool | None = None,
+    lang: str | None = None,
 ) -> ComputedScores:
     """Score ``dataset`` with the metrics named in ``specs`` (``-m`` syntax).
 
@@ -78,6 +82,7 @@ def compute_scores(
     :param references: the reference set (default: the dataset's own); loaded only if a
         requested metric needs references.
     :param systems: score per system (system level) in this order; None: per item.
+    :param lang: the language of the texts (ISO 639-1); None: the dataset's own (``Dataset.lang``).
     :param with_references: give every metric the references (and the sources that go with them)
         even if none of ``specs`` needs them; None: only if one does. The inputs are in the score
         cache's key, so a reference-free metric scored alone is found again when scored beside a
@@ -87,10 +92,10 @@ def compute_scores(
     from simpeval.run import Run
     from simpeval.runner import parse_metric_specs, resolve_metrics
 
-    requests = resolve_metrics(registry, specs, preset)
+    requests = resolve_metrics(registry, specs, preset, lang or dataset.lang)
     # the names the scores carry (a preset may name them for their formula: bleu -> gleu-nltk); a metric
     # whose name is none of its scores (qe) stands for its sub-scores
-    wanted = _reported_names(registry, [registry.resolve(name, options, preset, warn=False)[0]
+    wanted = _reported_names(registry, [registry.resolve(name, options, preset)[0]
                                         for name, options in parse_metric_specs(specs)])
     refs = None
     sources, outputs = dataset.sources, dataset.outputs

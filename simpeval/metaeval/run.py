@@ -42,6 +42,7 @@ class Request:
     scores: list[Path] = field(default_factory=list)
     score_columns: list[str] | None = None
     preset: str | None = None
+    lang: str | None = None  # the language of the texts (ISO 639-1); None: the dataset's own
     seed: int = 0
     cache: ScoreCache | None = None
     progress: bool = False  # progress bars (scoring, resampling) on standard error
@@ -148,12 +149,13 @@ def _gather_scores(
 
     specs = request.metrics
     if specs is None and not request.scores:
-        specs = default_metric_specs(registry, dataset.has_references(references))
+        specs = default_metric_specs(registry, dataset.has_references(references), request.lang or dataset.lang)
     scores: dict[str, np.ndarray] = {}
     signatures: dict[str, str] = {}
     warnings: list[str] = []
     if specs:
         computed = compute_scores(registry, dataset, specs, preset=request.preset, references=references,
+                                  lang=request.lang,
                                   systems=systems, cache=request.cache, progress=request.progress,
                                   executor=request.executor)
         scores.update(computed.scores)

@@ -21,7 +21,6 @@ import abc
 import math
 import numbers
 import os
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -30,6 +29,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH, check_supported, narrowed
+from simpeval.tokenizers import TOKENIZER_NAMES, tokenizer_languages
 
 if TYPE_CHECKING:
     from simpeval.run import Run
@@ -119,17 +120,20 @@ class Metric(abc.ABC):
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper (a preset
       itself is registered by a plugin: :class:`simpeval.presets.Preset`, which may also name
       another metric to compute under this one's name).
-    - ``formula_metrics``: ``{formula: metric name}``, simpeval 0.1's ``formula`` option values
-      that became named metrics (``-m bleu:formula=nltk-gleu`` still works until 0.3, with a
-      :class:`DeprecationWarning`); not inherited either.
     - ``corpus_level``: True when :meth:`_score_corpus` is not the mean of the sentence scores.
     - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
     - ``version``: goes into the signature. Left unset, it is the version of the
       distribution that registered the metric (so reinstalling a changed plugin
       never serves scores cached under the old formula).
     - ``formula_version``: bumped whenever the metric's numbers can change (a formula, a
-      tokeniser, a default); it enters the score cache's key, and ``tests/test_golden_values.py``
-      pins built-in scores to it.
+      tokeniser, a default, a language's rules); the signature prints it (``formula:2``), so it
+      enters the score cache's key, and ``tests/test_golden_values.py`` pins built-in scores to it.
+      The policy is in docs/metrics.md ("Signatures").
+    - ``languages``: the ISO 639-1 codes of the languages the metric has rules for; None when it has
+      none (its numbers do not depend on the language, or only through its tokenizer, whose own
+      languages then narrow the metric's, see :meth:`supported_languages`). The default is English
+      only, so a metric written for English refuses another language rather than scoring it by
+      English rules.
     - ``trained_on``: the dataset registry names a learned metric's shipped weights saw in
       training (its scores on them are not evidence; the leaderboard marks them).
     - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
@@ -152,32 +156,25 @@ class Metric(abc.ABC):
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
     presets: ClassVar[dict[str, dict[str, Any]]] = {}
-    formula_metrics: ClassVar[dict[str, str]] = {}
     version: ClassVar[str | None] = None
     formula_version: ClassVar[str] = "1"
+    languages: ClassVar[tuple[str, ...] | None] = (ENGLISH,)
     trained_on: ClassVar[tuple[str, ...]] = ()
     model_card: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Give a class written for simpeval 0.1 (``score_sentences``, ``score_corpus``,
-        ``additive_statistics``, ``score_from_statistics``) the protected steps, with a
-        :class:`DeprecationWarning` naming the new name: it keeps scoring identically for one release."""
+        """Take ``score_sentences``, the name DESIGN.md's plugin example implements, as the step
+        :meth:`_score_items` when a class defines it and not the other."""
         super().__init_subclass__(**kwargs)
-        for old, new in _RENAMED_STEPS.items():
-            if old in cls.__dict__ and new not in cls.__dict__:
-                warnings.warn(f"{cls.__module__}.{cls.__qualname__} implements {old}, which simpeval 0.2 renamed "
-                              f"{new} (the old name stops working in 0.3): rename the method",
-                              DeprecationWarning, stacklevel=3)
-                setattr(cls, new, _calling(old))
+        if "score_sentences" in cls.__dict__ and "_score_items" not in cls.__dict__:
+            cls._score_items = cls.__dict__["score_sentences"]
 
-    def __init__(self, **settings: Any) -> None:
+    def __init__(self, lang: str = ENGLISH, **settings: Any) -> None:
+        """Settings from ``options`` (unknown ones are a :class:`UsageError`) and the language of the
+        texts, ``lang`` (ISO 639-1), which the metric must support (:meth:`supported_languages`)."""
         unknown = sorted(set(settings) - set(self.options))
-        renamed = vars(type(self)).get("formula_metrics", {}).get(settings.get("formula"))
-        if "formula" in unknown and renamed:
-            raise UsageError(f'metric "{self.name}" has no option "formula" since simpeval 0.2: '
-                             f'formula {settings["formula"]} is the metric "{renamed}"')
         if unknown:
             known = ", ".join(sorted(self.options)) or "none"
             raise UsageError(
@@ -188,6 +185,29 @@ class Metric(abc.ABC):
             value = settings.get(option_name, option.default)
             self.settings[option_name] = option.parse(option_name, value)
             setattr(self, option_name, self.settings[option_name])
+        self.lang = check_supported(f'metric "{self.name}"', lang, type(self).languages,
+                                    "drop it from -m, or give --lang one of those")
+        tokenizer = self.settings.get("tokenizer")
+        if isinstance(tokenizer, str) and tokenizer in TOKENIZER_NAMES:
+            check_supported(f'tokenizer "{tokenizer}" of metric "{self.name}"', lang, tokenizer_languages(tokenizer),
+                            f"give {self.name}:tokenizer=13a (no language rules), or --lang one of those")
+
+    def supported_languages(self) -> tuple[str, ...] | None:
+        """The languages this instance can score (None: any): the class's ``languages``, narrowed by
+        those of its ``tokenizer`` setting when it has one (Moses has rules for some languages)."""
+        supported = type(self).languages
+        tokenizer = self.settings.get("tokenizer")
+        if isinstance(tokenizer, str) and tokenizer in TOKENIZER_NAMES:
+            supported = narrowed(supported, tokenizer_languages(tokenizer))
+        return supported
+
+    @property
+    def text_tokenizer(self) -> str:
+        """What :func:`simpeval.text.tokenize` takes for this metric's ``tokenizer`` on texts in its
+        language (``moses:de``; the plain name for English and for tokenizers without language rules)."""
+        from simpeval.tokenizers import for_language
+
+        return for_language(self.settings["tokenizer"], self.lang)
 
     # ------------------------------------------------------------------
     # Description
@@ -209,11 +229,12 @@ class Metric(abc.ABC):
     def signature(self) -> str:
         """The settings that determine the scores, sacrebleu style.
 
-        For example ``bleu|tok:moses|smooth:floor|smooth_value:0.0|eff:yes|version:0.1.0``.
-        Options with ``in_signature=False`` and ``None`` values are left out; the
-        version comes last.
+        For example ``bleu|formula:1|lang:en|tok:moses|smooth:floor|smooth_value:0.0|eff:yes|version:0.1.0``:
+        the name, the formula's version (``formula_version``), the language of the texts, then the
+        options (those with ``in_signature=False`` and ``None`` values left out); the version of the
+        distribution comes last. Two numbers with one signature come from the same computation.
         """
-        parts = [self.name]
+        parts = [self.name, f"formula:{self.formula_version}", f"lang:{self.lang}"]
         for option_name, option in self.options.items():
             value = self.settings[option_name]
             if option.in_signature and value is not None:
@@ -301,16 +322,6 @@ class Metric(abc.ABC):
         for value in list(vars(self).values()):
             if isinstance(value, Metric):
                 value.bind_run(run)
-
-    def bind_store(self, store: StatsStore) -> None:
-        """Deprecated: use :meth:`bind_run`. Binds a new run around ``store``."""
-        import warnings
-
-        from simpeval.run import Run
-
-        warnings.warn("Metric.bind_store is deprecated: use Metric.bind_run(simpeval.run.Run(...))",
-                      DeprecationWarning, stacklevel=2)
-        self.bind_run(Run(store=store))
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (sent to a worker process) without its run: a worker binds its own."""
@@ -437,43 +448,6 @@ class Metric(abc.ABC):
         """Every sub-score from summed :meth:`_item_statistics` (only for metrics that have them)."""
         raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
 
-    # ------------------------------------------------------------------
-    # Deprecated names (simpeval 0.1), kept for one release: see _RENAMED_STEPS.
-    # ------------------------------------------------------------------
-
-    def score_sentences(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`sentence_scores`; implement :meth:`_score_items`."""
-        _deprecated("score_sentences", "call sentence_scores, or implement _score_items")
-        if _implements(type(self), "score_sentences"):  # a 0.1 class's super() call: 0.1's base had none
-            raise NotImplementedError(f"{type(self).__name__} must implement score_sentences")
-        return self.sentence_scores(sources, outputs, references, **fields)
-
-    def score_corpus(self, sources, outputs, references=None, **fields):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_score`; implement :meth:`_score_corpus`."""
-        _deprecated("score_corpus", "call corpus_score, or implement _score_corpus")
-        if _implements(type(self), "score_corpus"):  # a 0.1 class's super() call: 0.1's mean of the items
-            return Metric._score_corpus(self, sources, outputs, references, **fields)
-        return self.corpus_score(sources, outputs, references, **fields)
-
-    def additive_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_statistics`; implement :meth:`_item_statistics`."""
-        _deprecated("additive_statistics", "call corpus_statistics, or implement _item_statistics")
-        if _implements(type(self), "additive_statistics"):  # a 0.1 class's super() call: 0.1's base had none
-            return None
-        return self.corpus_statistics(sources, outputs, references)
-
-    def score_from_statistics(self, totals):  # noqa: ANN001, ANN201
-        """Deprecated: call :meth:`corpus_score_from_statistics`; implement :meth:`_score_from_totals`."""
-        _deprecated("score_from_statistics", "call corpus_score_from_statistics, or implement _score_from_totals")
-        if _implements(type(self), "score_from_statistics"):  # a 0.1 class's super() call: 0.1's base had none
-            raise NotImplementedError(f"{type(self).__name__} has no corpus statistics")
-        return self.corpus_score_from_statistics(totals)
-
-    def component_scores(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        """Deprecated: a composite metric derives from :class:`simpeval.metrics.composite.Composite`."""
-        _deprecated("component_scores", "derive composite metrics from simpeval.metrics.composite.Composite")
-        return self._score_items(sources, outputs, references)
-
     def check_inputs(
         self,
         sources: Sequence[str],
@@ -576,35 +550,6 @@ def checked_word_spans(metric: Metric, outputs: Sequence[str], answer: Any) -> l
         if "".join(text for _, text in spans) != output:
             raise MetricError(metric, f"labelled words whose texts do not join into the output {output[:40]!r}")
     return answer
-
-
-#: The protected step each name of simpeval 0.1 became (the old names work until 0.3).
-_RENAMED_STEPS = {
-    "score_sentences": "_score_items",
-    "score_corpus": "_score_corpus",
-    "additive_statistics": "_item_statistics",
-    "score_from_statistics": "_score_from_totals",
-}
-
-
-def _calling(old: str) -> Callable[..., Any]:
-    """A protected step that calls a 0.1-style class's method ``old``."""
-    def step(self: Metric, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self, old)(*args, **kwargs)
-
-    step.__name__ = _RENAMED_STEPS[old]
-    step.__doc__ = f"Calls ``{old}`` (deprecated name of this step)."
-    return step
-
-
-def _implements(cls: type, name: str) -> bool:
-    """Whether a class below :class:`Metric` in ``cls``'s MRO defines ``name``."""
-    return any(name in klass.__dict__ for klass in cls.__mro__ if klass is not Metric and klass is not object)
-
-
-def _deprecated(name: str, remedy: str) -> None:
-    warnings.warn(f"Metric.{name} is deprecated since simpeval 0.2 and removed in 0.3: {remedy}",
-                  DeprecationWarning, stacklevel=3)
 
 
 def _format_value(value: Any) -> str:

@@ -285,7 +285,7 @@ class BertScore(Metric):
                 for key, value in wanted.items() if actual[key] != value]
 
     def _prepare(self, text: str) -> str:
-        return " ".join(tokenize(text, self.tokenizer, self.lowercase, store=self.store))
+        return " ".join(tokenize(text, self.text_tokenizer, self.lowercase, store=self.store))
 
     def _score_items(
         self,

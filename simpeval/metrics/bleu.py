@@ -191,6 +191,7 @@ class Bleu(Metric):
 
     name = "bleu"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = ("bleu",)
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
@@ -202,7 +203,6 @@ class Bleu(Metric):
         # simpeval's BLEU is cased like sacrebleu's. The other defaults are already EASSE's.
         "easse-cli": {"lowercase": True},
     }
-    formula_metrics = {"nltk-gleu": "gleu-nltk"}
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -236,7 +236,7 @@ class Bleu(Metric):
     ) -> list[BleuStats]:
         """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
         targets = self._references(sources, references)
-        return bleu_stats([(output, refs, self.tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
+        return bleu_stats([(output, refs, self.text_tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
                           store=self.store)
 
     def sentence_values(

@@ -41,6 +41,7 @@ class IBleu(Composite):
 
     name = "ibleu"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = ("ibleu",)
     description = "iBLEU = alpha*BLEU(out, refs) - (1-alpha)*BLEU(out, src)"
     requires_references = True
@@ -67,8 +68,8 @@ class IBleu(Composite):
         resolve_smooth_value(self)
         resolve_smooth_value(self, "source_")
         text = {"tokenizer": self.tokenizer, "lowercase": self.lowercase}
-        self._bleu = Bleu(**text, **{k: self.settings[k] for k in _SMOOTHING_KEYS})
-        self._source_bleu = BleuSource(**text, **component_settings(self.settings, "source_"))
+        self._bleu = Bleu(**text, **{k: self.settings[k] for k in _SMOOTHING_KEYS}, lang=self.lang)
+        self._source_bleu = BleuSource(**text, **component_settings(self.settings, "source_"), lang=self.lang)
 
     def _combine(
         self,
@@ -86,6 +87,7 @@ class FkBleu(IBleu):
 
     name = "fkbleu"
     formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
+    languages = Fkgl.languages
     sub_scores = ("fkbleu",)
     description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
     options = {**IBleu.options, **prefixed_options(Fkgl.options, "fkgl_")}
@@ -98,7 +100,7 @@ class FkBleu(IBleu):
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
-        self._fkgl = Fkgl(**component_settings(self.settings, "fkgl_"))
+        self._fkgl = Fkgl(**component_settings(self.settings, "fkgl_"), lang=self.lang)
 
     def _combine(
         self,
@@ -123,6 +125,7 @@ class BleuSariMean(Composite):
     """Base of the means of sentence BLEU and SARI; subclasses choose the mean."""
 
     requires_references = True
+    languages = None  # its components' (they refuse a language their tokenizers have no rules for)
     options = {**prefixed_options(SENTENCE_OPTIONS, "bleu_"), **prefixed_options(Sari.options, "sari_")}
     presets = {
         "metaeval-2021": {
@@ -134,8 +137,8 @@ class BleuSariMean(Composite):
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
         resolve_smooth_value(self, "bleu_")
-        self._bleu = Bleu(**component_settings(self.settings, "bleu_"))
-        self._sari = Sari(**component_settings(self.settings, "sari_"))
+        self._bleu = Bleu(**component_settings(self.settings, "bleu_"), lang=self.lang)
+        self._sari = Sari(**component_settings(self.settings, "sari_"), lang=self.lang)
 
     @staticmethod
     @abc.abstractmethod

@@ -31,6 +31,7 @@ class F1Token(Metric):
 
     name = "f1-token"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = ("f1-token",)
     description = "token F1 against the closest reference (EASSE's f1_token, sentence compression)"
     requires_references = True
@@ -47,8 +48,8 @@ class F1Token(Metric):
     ) -> dict[str, list[float]]:
         scores = []
         for output, refs in zip(outputs, references):
-            tokens = tokenize(output, self.tokenizer, self.lowercase, store=self.store)
-            best = max((token_f1(tokens, tokenize(r, self.tokenizer, self.lowercase, store=self.store)) for r in refs), default=0.0)
+            tokens = tokenize(output, self.text_tokenizer, self.lowercase, store=self.store)
+            best = max((token_f1(tokens, tokenize(r, self.text_tokenizer, self.lowercase, store=self.store)) for r in refs), default=0.0)
             scores.append(100.0 * best)
         return {self.name: scores}
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import simpeval
+from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric, Option
 from simpeval.syllables import count_syllables
 from simpeval.store import StatsStore, stored
@@ -43,10 +44,10 @@ class ReadabilityCounts:
 def readability_counts(
     text: str, tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> ReadabilityCounts:
-    """Counts of one text (memoised: fkbleu reuses the counts of fkgl)."""
+    """Counts of one English text (memoised: fkbleu reuses the counts of fkgl)."""
     normalized = " ".join(tokenize(text, tokenizer, lowercase, store=store))
     sentences = words = syllables = 0
-    for sentence in split_sentences(normalized, store=store):
+    for sentence in split_sentences(normalized, ENGLISH, store=store):
         tokens = sentence.split()
         sentences += 1
         words += len(tokens)
@@ -86,7 +87,6 @@ class Fkgl(Metric):
     corpus_level = True
     options = FKGL_OPTIONS
     presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
-    formula_metrics = {"textstat-0.7.3": "fkgl-textstat"}
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store."""

@@ -3,7 +3,7 @@
 Sub-scores, per item:
 
 - ``length``: tokens in the output;
-- ``length-sentences``: sentences in the output (English Punkt);
+- ``length-sentences``: sentences in the output (NLTK's Punkt model of the language);
 - ``length-compression``: characters of the output / characters of the source
   (EASSE's compression ratio);
 - ``length-token-ratio``: tokens of the output / tokens of the source;
@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
+from simpeval.sentences import PUNKT_LANGUAGES
 from simpeval.text import split_sentences, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
@@ -40,6 +41,7 @@ class Length(Metric):
 
     name = "length"
     formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
+    languages = tuple(PUNKT_LANGUAGES)  # Punkt's trained sentence models
     sub_scores = (
         "length",
         "length-sentences",
@@ -59,9 +61,9 @@ class Length(Metric):
 
     def _count(self, text: str) -> tuple[int, int, int]:
         """Characters, tokens and sentences of ``text`` (tokenised first when ``normalize``)."""
-        tokens = tokenize(text, self.tokenizer, store=self.store)
+        tokens = tokenize(text, self.text_tokenizer, store=self.store)
         measured = " ".join(tokens) if self.normalize else text.strip()
-        sentences = len(split_sentences(measured, store=self.store)) if measured else 0
+        sentences = len(split_sentences(measured, self.lang, store=self.store)) if measured else 0
         return len(measured), len(tokens), sentences
 
     def _score_items(

@@ -32,7 +32,7 @@ _TOKENIZER = {"tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZE
 
 def _words(metric: Metric, text: str) -> list[str]:
     """``text``'s words under the metric's tokenizer, memoised in the run's store."""
-    return tokenize(text, metric.tokenizer, store=metric.store)
+    return tokenize(text, metric.text_tokenizer, store=metric.store)
 
 
 class Operations(Metric):
@@ -40,6 +40,7 @@ class Operations(Metric):
 
     name = "ops"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = tuple(f"ops-{op}" for op in (*SOURCE_OPERATIONS, ADDED))
     description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
     corpus_level = True
@@ -81,6 +82,7 @@ class OperationsF1(Metric):
 
     name = "ops-f1"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = tuple(f"ops-f1-{op}" for op in SOURCE_OPERATIONS)
     description = "F1 of the output's word operations against the references' (EASSE's annotator)"
     requires_references = True

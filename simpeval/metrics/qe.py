@@ -115,12 +115,13 @@ class QualityEstimation(Metric):
     ) -> dict[str, list[float]]:
         scores: dict[str, list[float]] = {key: [] for key in self.sub_scores}
         for source, output in zip(sources, outputs):
-            src_tokens = tokenize(source, self.tokenizer, self.lowercase, store=self.store)
-            out_tokens = tokenize(output, self.tokenizer, self.lowercase, store=self.store)
+            src_tokens = tokenize(source, self.text_tokenizer, self.lowercase, store=self.store)
+            out_tokens = tokenize(output, self.text_tokenizer, self.lowercase, store=self.store)
             src, out = " ".join(src_tokens), " ".join(out_tokens)
             longest = max(len(src_tokens), len(out_tokens))
             scores["qe-compression"].append(_ratio(len(out), len(src)))
-            scores["qe-splits"].append(_ratio(len(split_sentences(out, store=self.store)), len(split_sentences(src, store=self.store))))
+            scores["qe-splits"].append(_ratio(len(split_sentences(out, self.lang, store=self.store)),
+                                              len(split_sentences(src, self.lang, store=self.store))))
             scores["qe-levenshtein"].append(levenshtein_similarity(src, out))
             scores["qe-exact-copies"].append(float(src == out))
             scores["qe-additions"].append(_ratio(_changed_tokens(src_tokens, out_tokens), longest))

@@ -116,6 +116,7 @@ class Sari(Metric):
 
     name = "sari"
     formula_version = "1"
+    languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = ("sari", "sari-add", "sari-keep", "sari-del")
     description = "SARI: n-grams added, kept and deleted vs. references and source"
     requires_references = True
@@ -136,7 +137,6 @@ class Sari(Metric):
             "paper_version": False,
         },
     }
-    formula_metrics = {"lens-2023": "sari-lens"}
 
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
 
@@ -147,7 +147,7 @@ class Sari(Metric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
-        return sari_stats([(source, output, tuple(refs), self.tokenizer, self.lowercase, self.source_tokenizer)
+        return sari_stats([(source, output, tuple(refs), self.text_tokenizer, self.lowercase, self.source_tokenizer)
                            for source, output, refs in zip(sources, outputs, references)], store=self.store)
 
     def _scores(self, stats: SariStats) -> dict[str, float]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from simpeval.errors import UsageError
+from simpeval.languages import ENGLISH
 
 if TYPE_CHECKING:
     from simpeval.allpairs import AllPairs
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
 # What describes the outputs rather than judging them: quality-estimation features and word operations.
 FEATURE_METRICS = ("qe", "ops")
 SAMPLE_KINDS = ("random", "best", "worst")
+
+
+def _features(registry: Registry, lang: str) -> list[str]:
+    """The :data:`FEATURE_METRICS` with rules for language ``lang`` (``ops`` has none of its own)."""
+    return [name for name in FEATURE_METRICS if registry.supports(name, lang)]
 TEST_NAMES = {"bs": ("paired bootstrap resampling", "resamples"), "ar": ("paired approximate randomization", "trials")}
 
 
@@ -102,6 +108,7 @@ def build_report(
     *,
     title: str = "simpeval report",
     preset: str | None = None,
+    lang: str = ENGLISH,
     test: str | None = None,
     n_resamples: int | None = None,
     sample_metric: str | None = None,
@@ -114,6 +121,7 @@ def build_report(
     """Score ``systems`` (name, outputs) on ``sources`` and pick the samples (see the module docstring).
 
     :param references: item-major (``references[i]`` lists item i's references) or None.
+    :param lang: the language of the texts (ISO 639-1), for every metric and feature.
     :param test: ``"bs"`` or ``"ar"``: test every system against the first
         (:func:`simpeval.runner.compare_systems`), seeded by ``seed``.
     :param sample_metric: the sub-score that orders the best and worst samples (default: the
@@ -124,11 +132,11 @@ def build_report(
     from simpeval.run import Run
     from simpeval.runner import compare_systems, resolve_metrics
 
-    requests = resolve_metrics(registry, metric_specs, preset)
+    requests = resolve_metrics(registry, metric_specs, preset, lang)
     with Run(cache=cache) as run:  # metrics and features share one statistics store
         scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
                                  seed=seed, sentence_level=True, run=run)
-        described = compare_systems(resolve_metrics(registry, FEATURE_METRICS), sources, systems, None,
+        described = compare_systems(resolve_metrics(registry, _features(registry, lang), lang=lang), sources, systems, None,
                                     sentence_level=True, run=run)
         report_systems = [
             SystemScores(name, list(outputs), result.result, features.result,

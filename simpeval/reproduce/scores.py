@@ -62,13 +62,13 @@ class ScoreTable:
 
     def compute(self, registry: Registry, data_dir: Path, cache: ScoreCache | None = None) -> ScoreComparison:
         """simpeval's corpus scores of every row, as :meth:`command` computes them."""
-        from simpeval.datasets.testsets import load_test_set
+        from simpeval.datasets.testsets import load_test_set, lookup_test_set
         from simpeval.runner import evaluate, parse_metric_specs, resolve_metrics
 
         test_set = load_test_set(Path(data_dir), self.test_set)
         specs = {column: spec for column, spec in self.metrics.items() if column not in self.unavailable}
-        requests = resolve_metrics(registry, list(specs.values()), self.preset)
-        names = {column: registry.resolve(name, options, self.preset, warn=False)[0]
+        requests = resolve_metrics(registry, list(specs.values()), self.preset, lookup_test_set(self.test_set).lang)
+        names = {column: registry.resolve(name, options, self.preset)[0]
                  for column, (name, options) in zip(specs, parse_metric_specs(list(specs.values())))}
         ours: dict[str, dict[str, float]] = {}
         for system, file in self.systems.items():

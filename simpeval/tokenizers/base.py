@@ -8,6 +8,12 @@ class BaseTokenizer:
 
     name: str = ""
 
+    @classmethod
+    def supported_languages(cls) -> tuple[str, ...] | None:
+        """The languages whose rules the tokenizer applies (its constructor then takes ``lang``);
+        None for a tokenizer without language rules (constructed without arguments)."""
+        return None
+
     def signature(self) -> str:
         """What goes into a metric signature for this tokenizer (``tok:13a``)."""
         return self.name

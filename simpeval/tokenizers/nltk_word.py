@@ -17,7 +17,12 @@ class NltkWordTokenizer(BaseTokenizer):
 
     name = "nltk"
 
-    def __init__(self) -> None:
+    @classmethod
+    def supported_languages(cls) -> tuple[str, ...]:
+        """English: NLTK's Treebank rules and English Punkt sentences."""
+        return ("en",)
+
+    def __init__(self, lang: str = "en") -> None:
         from nltk.tokenize import NLTKWordTokenizer
 
         self._impl = NLTKWordTokenizer()

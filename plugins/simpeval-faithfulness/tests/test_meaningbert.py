@@ -73,7 +73,7 @@ def test_pytorch_model_bin_and_the_hub_cache_layout_load_too(tmp_path, monkeypat
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     assert MeaningBert.missing_weights() == []
     metric = MeaningBert()
-    assert metric.signature().startswith("meaningbert|model:davebulaval/MeaningBERT@")
+    assert metric.signature().startswith("meaningbert|formula:1|lang:en|model:davebulaval/MeaningBERT@")
     scores = metric.sentence_scores(SOURCES[2:4], OUTPUTS[2:4])["meaningbert"]
     assert scores == pytest.approx(AUTHORS[2:4], abs=TOLERANCE)
 

