@@ -95,3 +95,17 @@ def test_the_printed_document_command_gives_the_printed_number(data_dir):
     assert scores["sari"] == pytest.approx(49.584, abs=0.0005)
     assert scores["bleu"] == pytest.approx(23.282, abs=0.0005)
     assert scores["fre-textstat"] == pytest.approx(63.5, abs=1e-9)
+
+
+@pytest.mark.slow
+def test_all_pairs_and_the_report_read_the_document_test_set(data_dir, tmp_path):
+    outputs = data_dir / "system_outputs/deplain-web-doc/test"
+    pairs = run("evaluate", "--all-pairs", "-t", "deplain-web-doc_test", "--sys-dir", outputs, "--paired-n", "50",
+                "--preset", "deplain-2023", "-m", "bleu", "--format", "json", "--data-dir", data_dir)
+    assert pairs.exit_code == 0, pairs.output
+    assert "trimmed_longmbart_35k_on_APA-web" in pairs.stdout
+    report = run("report", "-t", "deplain-web-doc_test", "--sys-dir", outputs, "--paired-n", "50", "-m", "bleu",
+                 "--preset", "deplain-2023", "--format", "markdown", "-o", tmp_path / "report.md",
+                 "--data-dir", data_dir)
+    assert report.exit_code == 0, report.output
+    assert "23.28" in (tmp_path / "report.md").read_text(encoding="utf-8")  # DEplain-web's BLEU, 147 documents

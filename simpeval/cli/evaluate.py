@@ -69,8 +69,7 @@ class EvaluateOptions:
         from simpeval.fileio import check_not_an_input
         from simpeval.cli.language import test_set_language
         from simpeval.cli.state import registry
-        from simpeval.cli.systems import (csv_test_set_systems, format_comparison, read_systems, resolve_inputs,
-                                          with_analysis)
+        from simpeval.cli.systems import csv_test_set_of, format_comparison, read_systems, resolve_inputs, with_analysis
         from simpeval.documents import is_document_input
         from simpeval.engine.metrics import MetricSpecs
         from simpeval.engine.plan import Output, Plan, System
@@ -85,10 +84,13 @@ class EvaluateOptions:
         lang = test_set_language(self.lang, self.test_set)
         settings = dict(metrics=MetricSpecs(registry(), specs, self.resolved_preset(), lang), batch_size=self.batch_size,
                         progress=progress)
-        in_memory = csv_test_set_systems(self.test_set, self.data_dir, orig, sys_paths)
         if len(sys_paths) == 1 and test is None:
             fmt, sentence_level = self.fmt, self.sentence_level
-            source = in_memory[0][1] if in_memory else open_source(orig, sys_paths[0], refs)
+            if csv_test_set_of(orig) is not None:
+                sources, [(_, outputs)], references = read_systems(orig, sys_paths, refs)
+                source = MemorySource(sources, outputs, references)
+            else:
+                source = open_source(orig, sys_paths[0], refs)
             return Plan(systems=[System(sys_paths[0], source)],
                         sentence_level=sentence_level,
                         output=Output(self.output, fmt, lambda result, ids: format_result(result, sentence_level,
@@ -98,11 +100,7 @@ class EvaluateOptions:
             raise UsageError("documents are scored one system at a time: give one --sys per run")
         if self.sentence_level:
             raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
-        if in_memory:
-            sources, systems, references = None, [(n, s.outputs) for n, s in in_memory], in_memory[0][1].references
-            sources = in_memory[0][1].sources
-        else:
-            sources, systems, references = read_systems(orig, sys_paths, refs)
+        sources, systems, references = read_systems(orig, sys_paths, refs)
         fmt = self.fmt
         # a terminal table wider than the terminal is printed long (simpeval.systems_table)
         width = shutil.get_terminal_size().columns if self.output is None and sys.stdout.isatty() else None

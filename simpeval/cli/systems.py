@@ -43,25 +43,17 @@ def resolve_inputs(orig_path, refs_paths, test_set, data_dir, sys_paths, sys_dir
     return orig_path, tuple(refs_paths), tuple(paths) or ("-",), test
 
 
-def csv_test_set_systems(test_set, data_dir, orig, sys_paths):
-    """``(name, MemorySource)`` per system for a test set read from a CSV (DEplain-web's documents,
-    one per row); None for a test set of line files. A ``--sys`` that is the test set's own CSV
-    scores its originals (the copy baseline)."""
-    from simpeval.datasets.testsets import load_test_set, lookup_test_set
-    from simpeval.engine.sources import MemorySource
+def csv_test_set_of(orig_path) -> tuple[Path, str] | None:
+    """``(data directory, name)`` of the test set whose originals are the CSV ``orig_path`` (DEplain-web's
+    documents, one pair per row); None for any other file. ``-t`` passes that CSV as the originals, so
+    every command that reads systems (evaluate, all-pairs, report) reads its documents, not its lines."""
+    from simpeval.datasets.testsets import TEST_SETS
 
-    if test_set is None or lookup_test_set(test_set).csv_columns is None:
-        return None
-    from simpeval.datadir import resolve_data_dir
-
-    loaded = load_test_set(resolve_data_dir(data_dir), test_set)
-    systems = []
-    for name, path in zip(system_names(sys_paths), sys_paths):
-        outputs = loaded.sources if path != "-" and Path(path).resolve() == Path(orig).resolve() else \
-            read_lines(path, "--sys")
-        check_same_length([(f"-t {test_set}", loaded.sources), (f"--sys {path}", outputs)])
-        systems.append((name, MemorySource(loaded.sources, outputs, loaded.references)))
-    return systems
+    path = Path(orig_path).as_posix() if orig_path not in (None, "-") else ""
+    for spec in TEST_SETS.values():
+        if spec.csv_columns is not None and path.endswith("/" + spec.orig):
+            return Path(path[: -len(spec.orig)]), spec.name
+    return None
 
 
 def with_analysis(metric_specs, has_references: bool) -> tuple[str, ...]:
@@ -82,7 +74,19 @@ def system_names(paths) -> list[str]:
 
 def read_systems(orig_path, sys_paths, refs_paths):
     """The originals, ``(name, outputs)`` per system and the item-major references (None without),
-    all checked to have one line per item."""
+    all checked to have one line per item. For a CSV test set (:func:`csv_test_set`) a ``--sys`` that
+    is the CSV itself scores its originals (the copy baseline)."""
+    found = csv_test_set_of(orig_path)
+    if found is not None:
+        from simpeval.datasets.testsets import load_test_set
+
+        loaded = load_test_set(*found)
+        same = Path(orig_path).resolve()
+        systems = [(name, loaded.sources if p != "-" and Path(p).resolve() == same else read_lines(p, "--sys"))
+                   for name, p in zip(system_names(sys_paths), sys_paths)]
+        check_same_length([(f"-t {loaded.name}", loaded.sources),
+                           *((f"--sys {p}", outputs) for p, (_, outputs) in zip(sys_paths, systems))])
+        return loaded.sources, systems, loaded.references
     sources = read_lines(orig_path, "--orig")
     systems = list(zip(system_names(sys_paths), (read_lines(p, "--sys") for p in sys_paths)))
     ref_columns = [read_lines(path, "--refs") for path in refs_paths]
