@@ -192,6 +192,11 @@ class Registry:
     def preset_names(self) -> list[str]:
         return sorted({*self.presets, *(p for cls in self.metrics.values() for p in cls.presets)})
 
+    def metric_presets(self, cls: type[Metric]) -> list[str]:
+        """The presets that set metric ``cls`` (its own ``presets``, and registered presets naming it)."""
+        return sorted({*cls.presets, *(name for name, p in self.presets.items()
+                                       if cls.name in p.settings or cls.name in p.metrics)})
+
     def check_preset(self, preset: str | None) -> None:
         """:class:`UsageError` unless ``preset`` is None or a preset of some installed metric."""
         if preset is not None and preset not in self.preset_names():
