@@ -25,9 +25,9 @@ __all__ = ["DEFAULT_METRICS_WITHOUT_REFS", "DEFAULT_METRICS_WITH_REFS", "evaluat
 
 
 def evaluate(
-    orig: Sequence[str],
-    sys: Sequence[str],
-    refs: Sequence[Sequence[str]] | None = None,
+    orig: Iterable[str],
+    sys: Iterable[str],
+    refs: Iterable[Iterable[str]] | None = None,
     metrics: str | Iterable[str] | None = None,
     *,
     preset: str | None = None,
@@ -38,7 +38,7 @@ def evaluate(
 ) -> EvaluationResult:
     """Score the system outputs ``sys`` of the sentences ``orig``, as ``simpeval evaluate`` does.
 
-    :param orig: the original sentences.
+    :param orig: the original sentences (a list, or any iterable: a generator is read once).
     :param sys: one output per original.
     :param refs: reference *streams*, as ``--refs`` files are: ``refs[k][i]`` is the k-th reference of
         item i (each stream as long as ``sys``), like sacrebleu's and EASSE's ``refs_sents``.
@@ -53,13 +53,17 @@ def evaluate(
     :param registry: the plugins to use (default: every installed one).
     :returns: :class:`~simpeval.runner.EvaluationResult`: ``corpus_scores`` and ``signatures``
         keyed by sub-score name (``result.corpus_scores["sari"]``, ``result.signatures["sari"]``).
-    :raises simpeval.UsageError: on lists of different lengths or unknown metrics.
+    :raises simpeval.UsageError: on lists of different lengths, no item at all, or unknown metrics.
     """
     from simpeval.engine.metrics import default_specs
     from simpeval.errors import UsageError
     from simpeval.runner import evaluate as run_evaluation
     from simpeval.runner import resolve_metrics
 
+    orig, sys = list(orig), list(sys)  # any iterable: a generator is read once, here
+    refs = None if refs is None else [list(stream) for stream in refs]
+    if not orig and not sys:
+        raise UsageError("no items: give at least one original and one output")
     lengths = [("orig", len(orig)), ("sys", len(sys)), *((f"refs[{k}]", len(r)) for k, r in enumerate(refs or []))]
     if len({n for _, n in lengths}) > 1:
         raise UsageError("inputs differ in length (" + ", ".join(f"{name}: {n}" for name, n in lengths)
@@ -67,7 +71,7 @@ def evaluate(
     references = [list(item) for item in zip(*refs)] if refs else None
     requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references)), preset,
                                lang)
-    return run_evaluation(requests, list(orig), list(sys), references, sentence_level=sentence_level,
+    return run_evaluation(requests, orig, sys, references, sentence_level=sentence_level,
                           corpus_level=True, cache=_cache(cache))
 
 

@@ -8,7 +8,8 @@ as ``sledoc`` score against. The documents of ``--orig``, ``--sys`` and ``--refs
 paired by id; a missing or extra id is an error that names it.
 
 Reading is strict: UTF-8 (a byte-order mark is dropped), every ``.jsonl`` line a
-JSON object with a string ``"id"`` and ``"text"``, no id twice.
+JSON object with a string ``"id"`` and ``"text"``, no id twice. Texts and ids are read in
+Unicode's composed form (NFC), so ids that differ only in that form pair.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simpeval.errors import UsageError
-from simpeval.fileio import note_read
+from simpeval.fileio import BOM, normalized, not_utf8, note_read
 
 SUFFIX = ".txt"
 JSONL = ".jsonl"
@@ -85,13 +86,12 @@ def _listed(ids: Sequence[str], most: int = 5) -> str:
 
 
 def _decode(data: bytes, option: str, path: Path) -> str:
+    """Strict UTF-8 (a byte-order mark dropped), in Unicode's composed form as every input (:func:`normalized`)."""
     try:
-        return data.decode("utf-8-sig")
+        return normalized(data.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"{option} {path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}): "
-            "convert it, e.g. iconv -f latin1 -t utf-8"
-        ) from None
+        skip = len(BOM) if data.startswith(BOM) else 0
+        raise not_utf8(option, path, data[skip + exc.start], skip + exc.start, data[:2]) from None
 
 
 def _read_bytes(path: Path, option: str) -> bytes:
@@ -114,8 +114,14 @@ def _read_directory(directory: Path, option: str) -> Documents:
     except OSError as exc:
         raise UsageError(f"cannot read {option} {directory}: {exc.strerror}; check its permissions") from None
     files = [p for p in entries if p.suffix == SUFFIX and not p.name.startswith(".") and _is_document(p, option)]
+    ids: dict[str, Path] = {}
+    for file in files:  # ids in composed form: names typed on two systems pair (see normalized)
+        earlier = ids.setdefault(normalized(file.stem), file)
+        if earlier is not file:
+            raise UsageError(f"{option} {earlier.name} and {file.name} name one document (they differ only in "
+                             "the Unicode form of their names): remove one")
     texts = [_decode(_read_bytes(p, option), option, p).replace("\r\n", "\n") for p in files]
-    return Documents([p.stem for p in files], texts)
+    return Documents(list(ids), texts)
 
 
 def _is_document(path: Path, option: str) -> bool:
@@ -158,6 +164,7 @@ def _read_jsonl(path: Path, option: str) -> Documents:
         doc_id, text = record.get("id"), record.get("text")
         if not isinstance(doc_id, str) or not isinstance(text, str):
             raise UsageError(f'{where} needs a string "id" and a string "text"')
+        doc_id, text = normalized(doc_id), normalized(text)  # again: JSON may escape a decomposed form
         if doc_id in seen:
             raise UsageError(f"{where} repeats the id {doc_id!r}: ids must be unique")
         seen.add(doc_id)

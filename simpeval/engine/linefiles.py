@@ -11,6 +11,7 @@ others, still before any output is published. Lines are decoded as
 
 from __future__ import annotations
 
+import codecs
 import os
 import stat
 import sys
@@ -18,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import BinaryIO
 
-from simpeval.fileio import check_same_counts, decode_lines, note_read
+from simpeval.fileio import check_same_counts, decode_lines, not_utf8, note_read
 from simpeval.errors import UsageError
 from simpeval.engine.batches import Batch
 
@@ -41,17 +42,33 @@ class LineFile:
 
     def count(self) -> int | None:
         """The number of lines of a regular file (without reading it into memory); None for
-        standard input, a pipe or a device, which can be read only once."""
+        standard input, a pipe or a device, which can be read only once.
+
+        The bytes are checked to be UTF-8 while they are counted, so that a file in another
+        encoding (UTF-16, whose characters hold newline bytes) is reported as such, not as a
+        file with another number of lines."""
         if self.path == "-" or not stat.S_ISREG(os.fstat(self._handle.fileno()).st_mode):
             return None
-        count, last = 0, b"\n"
+        count, last, offset, start = 0, b"\n", 0, b""
+        decoder = codecs.getincrementaldecoder("utf-8")()
         try:
             with open(self.path, "rb") as handle:
                 while chunk := handle.read(COUNT_CHUNK):
+                    start = start or chunk[:2]
+                    try:
+                        decoder.decode(chunk)
+                    except UnicodeDecodeError as exc:  # exc.object: the bytes held from the last chunk, then this one
+                        position = offset - (len(exc.object) - len(chunk)) + exc.start
+                        raise not_utf8(self.option, self.path, exc.object[exc.start], position, start) from None
                     count += chunk.count(b"\n")
                     last = chunk[-1:]
+                    offset += len(chunk)
+                decoder.decode(b"", final=True)
         except OSError as exc:
             raise self._unreadable(exc) from None
+        except UnicodeDecodeError as exc:  # the file ends inside a character
+            raise not_utf8(self.option, self.path, exc.object[exc.start], offset - len(exc.object) + exc.start,
+                           start) from None
         return count + (last != b"\n")  # a last line without its newline is an item too
 
     def take(self, n: int) -> list[str]:
@@ -82,9 +99,14 @@ class LineFile:
 
 def open_line_files(orig_path: str, sys_path: str, refs_paths: Sequence[str]) -> list[LineFile]:
     """``--orig``, ``--sys`` and every ``--refs``, opened (an unreadable one is a :class:`UsageError`)."""
+    named = [(orig_path, "--orig"), (sys_path, "--sys"), *((p, "--refs") for p in refs_paths)]
+    readers = [option for path, option in named if path == "-"]
+    if len(readers) > 1:
+        raise UsageError(f"standard input (-) is named by {' and '.join(readers)}, but it can be read only once: "
+                         "give files for all but one of them")
     files: list[LineFile] = []
     try:
-        for path, option in ((orig_path, "--orig"), (sys_path, "--sys"), *((p, "--refs") for p in refs_paths)):
+        for path, option in named:
             files.append(LineFile(path, option))
     except UsageError:
         close_all(files)
