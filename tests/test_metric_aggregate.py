@@ -81,3 +81,20 @@ def test_the_minilm_aligner_links_by_embeddings_and_names_its_encoder():
                                 ["The stock market fell sharply today. The cat sat on the mat."],
                                 [["The cat sat on the mat. The stock market fell sharply today."]])["agg-bleu"]
     assert score == pytest.approx([100.0])
+
+
+def test_the_bounds_decide_as_the_aligner_does():
+    """With ``above``, the cheap bounds must put every pair on the same side of the threshold as the full share."""
+    import json
+
+    from simpeval.testing import shared_data_dir
+    from simpeval.text import split_sentences
+
+    folder = shared_data_dir("documents/dwiki-ratings") / "documents" / "dwiki-ratings"
+    with open(folder / "dwiki_final.jsonl", encoding="utf-8") as handle:
+        record = json.loads(handle.readline())
+    pairs = [(a, b) for a in split_sentences(record["original"]) for b in split_sentences(record["simplification"])]
+    assert len(pairs) > 20
+    for threshold in (0.3, 0.5, 0.7):
+        for a, b in pairs:
+            assert (lexical_similarity(a, b, threshold) > threshold) == (lexical_similarity(a, b) > threshold)

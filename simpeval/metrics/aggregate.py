@@ -33,6 +33,7 @@ differ from the paper's.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -116,16 +117,47 @@ def _runs(indices: list[int]) -> list[tuple[int, ...]]:
     return [tuple(run) for run in runs]
 
 
-def lexical_similarity(first: str, second: str) -> float:
+def lexical_similarity(first: str, second: str, above: float | None = None) -> float:
     """Dice share of the words (not punctuation) of two sentences that simpeval's word aligner aligns: the same
     word, or a similar one (an inflection) in the same stretch. Its rule that pairs short spans word by word is
-    off (``max_paraphrase_span=0``): it would link any two short sentences."""
-    from simpeval.datasets.aligner import align
+    off (``max_paraphrase_span=0``): it would link any two short sentences.
 
+    :param above: only tell whether the share exceeds this: the aligner's character comparisons (most of
+        its time) run only when the bounds leave it open. The identical words it aligns (the smaller count of
+        each word) bound the share from below; from above, those plus the words left on either side that have
+        a partner left on the other whose Indel similarity is at least 0.5 (difflib's ratio, which the aligner
+        requires to be 0.5, never exceeds it); a bound already on one side of ``above`` is returned instead.
+    """
+    from simpeval.datasets.aligner import align, tokenize
+
+    words = [Counter(t for t in tokenize(text) if _WORD.search(t)) for text in (first, second)]
+    total = sum(words[0].values()) + sum(words[1].values())
+    if not total:
+        return 0.0
+    if above is not None:
+        same = words[0] & words[1]
+        lower = 2 * sum(same.values()) / total
+        if lower > above:
+            return lower
+        upper = 2 * (sum(same.values()) + _similar_left(words[0] - same, words[1] - same)) / total
+        if upper <= above:
+            return upper
     alignment = align(first, second, max_paraphrase_span=0)
-    words = sum(1 for t in alignment.source if _WORD.search(t)) + sum(1 for t in alignment.output if _WORD.search(t))
     linked = sum(1 for i in alignment.links if _WORD.search(alignment.source[i]))
-    return 2 * linked / words if words else 0.0
+    return 2 * linked / total
+
+
+def _similar_left(left: Counter, right: Counter) -> int:
+    """At most how many more word pairs the aligner's character pass could link between two leftover multisets."""
+    if not left or not right:
+        return 0
+    from rapidfuzz.distance import Indel
+    from rapidfuzz.process import cdist
+
+    similar = cdist(list(left), list(right), scorer=Indel.normalized_similarity, score_cutoff=0.5) >= 0.5
+    rows = sum(n for n, hit in zip(left.values(), similar.any(axis=1)) if hit)
+    columns = sum(n for n, hit in zip(right.values(), similar.any(axis=0)) if hit)
+    return min(rows, columns)
 
 
 class Aggregated(Metric):
@@ -155,7 +187,7 @@ class Aggregated(Metric):
         if not rows or not columns:
             return np.zeros((len(rows), len(columns)))
         if self.aligner == "lexical":
-            return np.array([[lexical_similarity(a, b) for b in columns] for a in rows])
+            return np.array([[lexical_similarity(a, b, self.threshold) for b in columns] for a in rows])
         from simpeval.encoding import mean_pooled_encoder
 
         encoder = mean_pooled_encoder(self.run, self.encoder, max_length=256, batch_size=64,
