@@ -101,3 +101,10 @@ def test_perturbations_and_dataset_exclude_each_other(data):
     assert both.exit_code == 2 and "drop one" in both.output
     neither = run("meta-evaluate", "-m", "fkgl", "--data-dir", data)
     assert neither.exit_code == 2 and "--perturbations" in neither.output
+
+
+def test_the_python_api_refuses_to_correlate_a_pairwise_dataset(data):
+    import simpeval
+
+    with pytest.raises(simpeval.UsageError, match="pairwise dataset"):
+        simpeval.meta_evaluate("cochrane-pairs", ["fkgl"], data_dir=data, cache=False)

@@ -70,6 +70,10 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     if request.level not in LEVELS:
         raise UsageError(f'unknown level "{request.level}": choose sentence or system')
     registry.check_preset(request.preset)
+    if getattr(registry.dataset_class(request.dataset), "kind", "rated") == "pairwise":
+        raise UsageError(f'"{request.dataset}" is a pairwise dataset, with no score to correlate: use '
+                         f"`simpeval meta-evaluate --dataset {request.dataset}` (agreement on its pairs) or "
+                         "simpeval.metaeval.pairrun.run_pairs")
     dataset = registry.dataset_class(request.dataset)(request.data_dir)
     aspect = request.aspect or dataset.aspects[0]
     human = dataset.human_scores(aspect, raw=request.raw)
