@@ -69,7 +69,7 @@ def evaluate(
         raise UsageError("inputs differ in length (" + ", ".join(f"{name}: {n}" for name, n in lengths)
                          + "): give one output and one line of each reference stream per original")
     references = [list(item) for item in zip(*refs)] if refs else None
-    requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references)), preset,
+    requests = resolve_metrics(registry or _registry(), default_specs(_specs(metrics), bool(references), lang), preset,
                                lang)
     return run_evaluation(requests, orig, sys, references, sentence_level=sentence_level,
                           corpus_level=True, cache=_cache(cache))

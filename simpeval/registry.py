@@ -37,6 +37,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.bleu",
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
+    "simpeval.metrics.readability",
     "simpeval.metrics.combined",
     "simpeval.lens2023",
     "simpeval.german",

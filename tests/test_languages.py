@@ -150,3 +150,11 @@ def test_a_german_test_set_scores_in_german_without_lang(data_dir):
     refused = _simpeval("evaluate", "-t", "deplain-web_test", "--sys", str(outputs), "-m", "fkgl", "--no-cache",
                         "--data-dir", str(data_dir))
     assert refused.returncode == 2 and 'metric "fkgl" has no rules for language "de"' in refused.stderr
+    defaults = _simpeval("evaluate", "-t", "deplain-web_test", "--sys", str(outputs), "--no-cache",
+                         "--data-dir", str(data_dir), "--format", "json")
+    assert defaults.returncode == 0, defaults.stderr
+    import json
+
+    signatures = json.loads(defaults.stdout)["signatures"]
+    assert set(signatures) >= {"bleu", "sari", "fre"} and "fkgl" not in signatures  # FRE is German's default
+    assert signatures["fre"].startswith("fre|formula:1|lang:de|")

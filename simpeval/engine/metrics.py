@@ -158,8 +158,8 @@ class MetricSpecs:
     """The requests of the last :meth:`resolve`."""
 
     def resolve(self, has_references: bool) -> list[MetricRequest]:
-        self.resolved = resolve_metrics(self.registry, default_specs(self.specs, has_references), self.preset,
-                                        self.lang)
+        specs = default_specs(self.specs, has_references, self.lang)
+        self.resolved = resolve_metrics(self.registry, specs, self.preset, self.lang)
         return self.resolved
 
 
@@ -168,6 +168,10 @@ DEFAULT_METRICS_WITHOUT_REFS = "fkgl"
 """``simpeval evaluate``'s metrics when none are named."""
 
 
-def default_specs(specs: Sequence[str], has_references: bool) -> tuple[str, ...]:
-    """``specs``, or the default metrics when there are none."""
-    return tuple(specs) or ((DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS),)
+def default_specs(specs: Sequence[str], has_references: bool, lang: str = ENGLISH) -> tuple[str, ...]:
+    """``specs``, or the default metrics when there are none; in a language other than English the
+    readability score is ``fre`` (the language's Flesch Reading Ease), FKGL being English."""
+    if specs:
+        return tuple(specs)
+    default = DEFAULT_METRICS_WITH_REFS if has_references else DEFAULT_METRICS_WITHOUT_REFS
+    return (default if lang == ENGLISH else default.replace("fkgl", "fre"),)

@@ -1,0 +1,289 @@
+"""Readability formulas with each language's published constants, on counts made in that language.
+
+Why one module: every formula here is a function of the same few counts of a text (sentences, words,
+syllables, letters, long words, words of one and of three or more syllables), and the counts depend
+on the language: sentences are NLTK's Punkt sentences with the language's trained model
+(:func:`simpeval.text.split_sentences`), syllables are pyphen's hyphenation points plus one with the
+language's hyphenation dictionary (as textstat counts them), except in English, which keeps EASSE's
+syllable counter (:func:`simpeval.syllables.count_syllables`, as FKGL). Words are the whitespace
+tokens of the text with punctuation removed that keep a letter or a digit; letters are their
+alphanumeric characters; a long word has more than six letters.
+
+The counts of a corpus are the sums of its texts' counts, so each formula's corpus score is the
+formula of the pooled counts (as FKGL's), and paired tests resample them. A text without words (or
+without sentences) has no score (NaN).
+
+The formulas and their sources (each class's docstring repeats its own):
+
+- ``fre``: Flesch Reading Ease with the constants published for the language (``--lang``): English
+  Flesch (1948), German Amstad (1978), Spanish Fernández-Huerta (1959), French Kandel & Moles (1958),
+  Italian Flesch-Vacca (Franchina & Vacca 1972), Dutch Douma (1960), Russian Oborneva (2006);
+  each is also a metric of its own name for its language;
+- ``szigriszt-pazos`` (Spanish perspicuity), ``gutierrez-polini`` and ``crawford`` (Spanish);
+- ``wiener-sachtextformel-1`` to ``-4`` (German, Bamberger & Vanecek 1984);
+- ``gulpease`` (Italian, Lucisano & Piemontese 1988);
+- ``lix`` (Björnsson 1968) and ``rix`` (Anderson 1983), for any language Punkt splits.
+
+``tests/test_readability.py`` checks every formula against textstat 0.7 on the same counts, and the
+counts themselves on real German, French and Russian texts; docs/metrics.md says where the numbers
+differ from textstat's and why.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import ClassVar
+
+import simpeval
+from simpeval.languages import ENGLISH
+from simpeval.metrics.base import Metric
+from simpeval.sentences import PUNKT_LANGUAGES
+from simpeval.store import StatsStore, stored
+from simpeval.syllables import count_syllables
+from simpeval.text import split_sentences
+
+# punctuation and symbols: what is removed from a token before it counts as a word
+_NOT_WORD = re.compile(r"[^\w\s]|_")
+_LONG_WORD = 6  # letters; a long word has more
+
+
+@dataclass(frozen=True)
+class TextCounts:
+    """The counts every formula here is a function of (additive over texts)."""
+
+    sentences: int
+    words: int
+    syllables: int
+    letters: int
+    long_words: int  # more than six letters
+    monosyllables: int  # words of one syllable
+    polysyllables: int  # words of three syllables or more
+
+    def __add__(self, other: TextCounts) -> TextCounts:
+        return TextCounts(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple())))
+
+    def as_tuple(self) -> tuple[int, ...]:
+        return (self.sentences, self.words, self.syllables, self.letters, self.long_words, self.monosyllables,
+                self.polysyllables)
+
+
+@lru_cache(maxsize=None)
+def _hyphenator(lang: str):  # noqa: ANN202 - pyphen is imported on first use
+    import pyphen
+
+    return pyphen.Pyphen(lang=pyphen.language_fallback(lang))
+
+
+def syllables(word: str, lang: str) -> int:
+    """Syllables of one word: EASSE's counter in English, else pyphen's hyphenation points + 1 in the
+    language's dictionary (textstat's count outside its CMU dictionary)."""
+    if lang == ENGLISH:
+        return count_syllables(word)
+    return len(_hyphenator(lang).positions(word.lower())) + 1
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``: whitespace tokens without punctuation that keep a letter or digit."""
+    return [token for token in _NOT_WORD.sub("", text).split() if token]
+
+
+@stored
+def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: StatsStore | None = None) -> TextCounts:
+    """The counts of one text in language ``lang`` (memoised in the run's store); without
+    ``with_syllables`` the three syllable counts are not made (0), for formulas that read none of them
+    in languages without a hyphenation dictionary."""
+    found = words(text)
+    per_word = [syllables(word, lang) for word in found] if with_syllables else []
+    return TextCounts(
+        sentences=len(split_sentences(text, lang, store=store)) if found else 0,
+        words=len(found),
+        syllables=sum(per_word),
+        letters=sum(len(word) for word in found),
+        long_words=sum(len(word) > _LONG_WORD for word in found),
+        monosyllables=sum(n == 1 for n in per_word),
+        polysyllables=sum(n >= 3 for n in per_word),
+    )
+
+
+# ----------------------------------------------------------------------
+# The formulas (of counts; None when a count they divide by is 0)
+# ----------------------------------------------------------------------
+
+def _defined(formula: Callable[[TextCounts], float]) -> Callable[[TextCounts], float]:
+    """``formula`` that answers NaN for a text without words or sentences."""
+    def guarded(counts: TextCounts) -> float:
+        return math.nan if counts.words == 0 or counts.sentences == 0 else formula(counts)
+
+    guarded.__doc__ = formula.__doc__
+    return guarded
+
+
+def flesch(base: float, per_sentence_length: float, per_syllable: float) -> Callable[[TextCounts], float]:
+    """A Flesch Reading Ease: ``base - per_sentence_length * words/sentences - per_syllable * syllables/words``."""
+    return _defined(lambda c: base - per_sentence_length * c.words / c.sentences - per_syllable * c.syllables / c.words)
+
+
+#: Flesch Reading Ease per language: (constants, source). Fernández-Huerta's 0.60 per 100 syllables
+#: is 60 per syllable per word.
+FRE_CONSTANTS: dict[str, tuple[tuple[float, float, float], str]] = {
+    "en": ((206.835, 1.015, 84.6), "Flesch (1948), A new readability yardstick, J. Applied Psychology 32(3)"),
+    "de": ((180.0, 1.0, 58.5), "Amstad (1978), Wie verständlich sind unsere Zeitungen? Dissertation, Zürich"),
+    "es": ((206.84, 1.02, 60.0), "Fernández Huerta (1959), Medidas sencillas de lecturabilidad, Consigna 214"),
+    "fr": ((207.0, 1.015, 73.6), "Kandel & Moles (1958), Application de l'indice de Flesch à la langue "
+                                  "française, Cahiers Études de Radio-Télévision 19"),
+    "it": ((217.0, 1.3, 60.0), "Franchina & Vacca (1972), Taratura dell'indice di Flesch su testo bilingue "
+                                "italiano-inglese, Linguaggi 3 (Flesch-Vacca)"),
+    "nl": ((206.835, 0.93, 77.0), "Douma (1960), De leesbaarheid van landbouwbladen, Bulletin 17, "
+                                   "Landbouwhogeschool Wageningen"),
+    "ru": ((206.835, 1.3, 60.1), "Oborneva (2006), Automated estimation of complexity of educational texts on "
+                                  "the basis of statistical parameters (dissertation, Moscow)"),
+}
+
+
+@_defined
+def szigriszt_pazos(c: TextCounts) -> float:
+    """Szigriszt Pazos (1993) perspicuity: ``206.835 - 62.3 * syllables/words - words/sentences``."""
+    return 206.835 - 62.3 * c.syllables / c.words - c.words / c.sentences
+
+
+@_defined
+def gutierrez_polini(c: TextCounts) -> float:
+    """Gutiérrez de Polini (1972) comprehensibility: ``95.2 - 9.7 * letters/words - 0.35 * words/sentences``."""
+    return 95.2 - 9.7 * c.letters / c.words - 0.35 * c.words / c.sentences
+
+
+@_defined
+def crawford(c: TextCounts) -> float:
+    """Crawford (1984) years of schooling: ``-0.205 * sentences per 100 words + 0.049 * syllables per 100
+    words - 3.407``."""
+    return -0.205 * 100 * c.sentences / c.words + 0.049 * 100 * c.syllables / c.words - 3.407
+
+
+def wiener_sachtextformel(variant: int) -> Callable[[TextCounts], float]:
+    """Bamberger & Vanecek (1984), Lesen-Verstehen-Lernen-Schreiben: the n-th Wiener Sachtextformel, a
+    school grade from MS (% words of 3+ syllables), SL (words per sentence), IW (% words of more than
+    6 letters) and ES (% words of one syllable)."""
+    def formula(c: TextCounts) -> float:
+        ms, sl = 100 * c.polysyllables / c.words, c.words / c.sentences
+        iw, es = 100 * c.long_words / c.words, 100 * c.monosyllables / c.words
+        return {1: 0.1935 * ms + 0.1672 * sl + 0.1297 * iw - 0.0327 * es - 0.875,
+                2: 0.2007 * ms + 0.1682 * sl + 0.1373 * iw - 2.779,
+                3: 0.2963 * ms + 0.1905 * sl - 1.1144,
+                4: 0.2744 * ms + 0.2656 * sl - 1.693}[variant]
+
+    return _defined(formula)
+
+
+@_defined
+def gulpease(c: TextCounts) -> float:
+    """Lucisano & Piemontese (1988), GULPEASE: una formula per la predizione della difficoltà dei testi in
+    lingua italiana, Scuola e Città 3: ``89 + (300 * sentences - 10 * letters) / words``."""
+    return 89 + (300 * c.sentences - 10 * c.letters) / c.words
+
+
+@_defined
+def lix(c: TextCounts) -> float:
+    """Björnsson (1968), Läsbarhet: ``words/sentences + 100 * long words/words`` (long: more than 6 letters)."""
+    return c.words / c.sentences + 100 * c.long_words / c.words
+
+
+@_defined
+def rix(c: TextCounts) -> float:
+    """Anderson (1983), Lix and Rix: variations on a little-known readability index, J. of Reading 26(6):
+    ``long words / sentences``."""
+    return c.long_words / c.sentences
+
+
+# ----------------------------------------------------------------------
+# The metrics
+# ----------------------------------------------------------------------
+
+class Readability(Metric):
+    """A readability formula of the output's counts in its language (no references); the corpus score is
+    the formula of the pooled counts. Subclasses set ``formulas`` (language -> formula)."""
+
+    formulas: ClassVar[dict[str, Callable[[TextCounts], float]]] = {}
+    syllables: ClassVar[bool] = True  # whether the formulas read syllables
+    requires_references = False
+    level = "document"  # splits texts into sentences itself
+    corpus_level = True
+
+    def _formula(self) -> Callable[[TextCounts], float]:
+        return self.formulas.get(self.lang) or self.formulas["*"]
+
+    def counts(self, texts: Sequence[str]) -> list[TextCounts]:
+        return [text_counts(text, self.lang, self.syllables, store=self.store) for text in texts]
+
+    def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        formula = self._formula()
+        return {self.name: [formula(c) for c in self.counts(outputs)]}
+
+    def _score_corpus(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        return {self.name: self._formula()(sum(self.counts(outputs), start=TextCounts(0, 0, 0, 0, 0, 0, 0)))}
+
+    def _item_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
+        return [c.as_tuple() for c in self.counts(outputs)]
+
+    def _score_from_totals(self, totals):  # noqa: ANN001, ANN201
+        return {self.name: self._formula()(TextCounts(*(int(t) for t in totals)))}
+
+
+def _metric(name: str, formulas: dict[str, Callable[[TextCounts], float]], description: str,
+            higher_is_better: bool, doc: str) -> type[Readability]:
+    """A :class:`Readability` metric named ``name`` for the languages of ``formulas`` (each has a pyphen
+    hyphenation dictionary and a Punkt model); ``*``: a formula without syllables, for every language
+    Punkt splits."""
+    languages = tuple(PUNKT_LANGUAGES) if "*" in formulas else tuple(formulas)
+    return type(_class_name(name), (Readability,), {
+        "__doc__": doc, "__module__": __name__, "name": name, "formulas": formulas, "languages": languages,
+        "syllables": "*" not in formulas, "description": description, "higher_is_better": higher_is_better})
+
+
+def _class_name(name: str) -> str:
+    return "".join(part.capitalize() for part in re.split(r"[-_]", name))
+
+
+def _fre_doc() -> str:
+    return "Flesch Reading Ease with the language's published constants (higher = easier):\n\n" + "\n".join(
+        f"- {lang}: {base} - {asl} * words/sentences - {asw} * syllables/words; {source}"
+        for lang, ((base, asl, asw), source) in FRE_CONSTANTS.items())
+
+
+_FRE_NAMES = {"de": "amstad", "es": "fernandez-huerta", "fr": "kandel-moles", "it": "flesch-vacca",
+              "nl": "douma", "ru": "oborneva"}
+
+METRICS: tuple[type[Readability], ...] = (
+    _metric("fre", {lang: flesch(*constants) for lang, (constants, _) in FRE_CONSTANTS.items()},
+            "Flesch Reading Ease with the language's constants (de: Amstad, es: Fernández-Huerta, ...)",
+            True, _fre_doc()),
+    *(_metric(name, {lang: flesch(*FRE_CONSTANTS[lang][0])}, f"Flesch Reading Ease for {lang} "
+              f"({FRE_CONSTANTS[lang][1].split(' (')[0]}; higher = easier)", True,
+              f"Flesch Reading Ease with {FRE_CONSTANTS[lang][1]} (``fre --lang {lang}``).")
+      for lang, name in _FRE_NAMES.items()),
+    _metric("szigriszt-pazos", {"es": szigriszt_pazos}, "Szigriszt Pazos perspicuity, Spanish (higher = easier)",
+            True, szigriszt_pazos.__doc__),
+    _metric("gutierrez-polini", {"es": gutierrez_polini}, "Gutiérrez de Polini comprehensibility, Spanish "
+            "(higher = easier)", True, gutierrez_polini.__doc__),
+    _metric("crawford", {"es": crawford}, "Crawford's years of schooling, Spanish (lower = easier)", False,
+            crawford.__doc__),
+    *(_metric(f"wiener-sachtextformel-{n}", {"de": wiener_sachtextformel(n)},
+              f"Wiener Sachtextformel {n}, German school grade (lower = easier)", False,
+              wiener_sachtextformel.__doc__.replace("the n-th", f"the {n}th"))
+      for n in (1, 2, 3, 4)),
+    _metric("gulpease", {"it": gulpease}, "Gulpease index, Italian (0-100, higher = easier)", True,
+            gulpease.__doc__),
+    _metric("lix", {"*": lix}, "LIX: words per sentence + % long words (lower = easier)", False, lix.__doc__),
+    _metric("rix", {"*": rix}, "RIX: long words per sentence (lower = easier)", False, rix.__doc__),
+)
+
+
+@simpeval.hookimpl
+def simpeval_register_metrics() -> list[type[Metric]]:
+    return list(METRICS)
+
+
+__all__ = ["FRE_CONSTANTS", "METRICS", "Readability", "TextCounts", "text_counts", "syllables", "words"]
