@@ -68,3 +68,12 @@ def test_the_api_takes_generators_and_refuses_an_empty_evaluation():
                                                               cache=False).corpus_scores["fkgl"]
     with pytest.raises(UsageError, match=r"^no items: give at least one original and one output$"):
         simpeval.evaluate([], [], metrics="fkgl", cache=False)
+
+
+@pytest.mark.parametrize("option", ["smooth_value", "corpus_smooth_value"])
+def test_a_negative_smoothing_value_is_refused(tmp_path, option):
+    (tmp_path / "t.txt").write_text("\n".join(SENTENCES) + "\n", encoding="utf-8")
+    text = str(tmp_path / "t.txt")
+    result = evaluate(tmp_path, "--orig", text, "--sys", text, "--refs", text, "-m", f"bleu:{option}=-1")
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: option \"{option}\" expects a number of at least 0, got '-1'"

@@ -70,6 +70,8 @@ class Option:
         signature shows the model's name and content hash
         (:func:`simpeval.models.fingerprint`), never the path, so retrained weights
         get a new cache key and signatures stay portable.
+    :param minimum: the smallest number allowed (a negative smoothing floor or count
+        would give scores no formula defines, without a word).
     """
 
     type: Callable[[Any], Any] = str
@@ -79,6 +81,7 @@ class Option:
     in_signature: bool = True
     short: str | None = None
     path: bool = False
+    minimum: float | None = None
 
     def parse(self, name: str, value: Any) -> Any:
         """Convert ``value`` (text from the command line, or already typed) for option ``name``."""
@@ -92,6 +95,8 @@ class Option:
             raise UsageError(f'option "{name}" expects {expected}, got {value!r}') from None
         if isinstance(parsed, float) and not math.isfinite(parsed):
             raise UsageError(f'option "{name}" expects a finite number, got {value!r}')
+        if self.minimum is not None and parsed < self.minimum:
+            raise UsageError(f'option "{name}" expects a number of at least {self.minimum:g}, got {value!r}')
         if self.choices is not None and parsed not in self.choices:
             allowed = ", ".join(map(str, self.choices))
             raise UsageError(f'option "{name}" must be one of {allowed}, got {value!r}')

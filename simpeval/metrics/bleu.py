@@ -158,7 +158,7 @@ SENTENCE_OPTIONS: dict[str, Option] = {
     "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
     "lowercase": Option(bool, False, "lowercase before tokenizing", short="lc"),
     "smooth": Option(str, "floor", "sentence smoothing method", choices=SMOOTH_METHODS),
-    "smooth_value": Option(float, None, "floor or k; default: sacrebleu's (floor 0.1, add-k 1)"),
+    "smooth_value": Option(float, None, "floor or k; default: sacrebleu's (floor 0.1, add-k 1)", minimum=0),
     "effective_order": Option(bool, True, "sentence BLEU over the orders present", short="eff"),
     "zero_if_no_match": Option(
         bool, True, "0 when no n-gram matches (sacrebleu >= 2)", short="nomatch0"
@@ -166,7 +166,7 @@ SENTENCE_OPTIONS: dict[str, Option] = {
 }
 CORPUS_OPTIONS: dict[str, Option] = {
     "corpus_smooth": Option(str, "exp", "corpus smoothing method", choices=SMOOTH_METHODS),
-    "corpus_smooth_value": Option(float, None, "corpus floor or k"),
+    "corpus_smooth_value": Option(float, None, "corpus floor or k", minimum=0),
     "corpus_effective_order": Option(
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
