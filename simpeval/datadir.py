@@ -66,7 +66,8 @@ def resolve_data_dir(data_dir: str | os.PathLike | None = None, argument: str = 
     for label, path in ((argument, given), (env_label, env)):
         if path is not None:
             if not path.is_dir():
-                raise UsageError(f"data directory {path} does not exist: fix {label}")
+                problem = "is a file, not a directory" if path.exists() else "does not exist"
+                raise UsageError(f"data directory {path} {problem}: fix {label}")
             return path
     if user.is_dir():
         return user

@@ -35,6 +35,8 @@ def make(stage):
         def signature(self):
             if stage == "signature":
                 raise RuntimeError("signature broken")
+            if stage == "newline":
+                return super().signature() + "|note:two\\nlines\\u2028here"
             return super().signature()
 
         def check_inputs(self, sources, outputs, references=None):
@@ -89,7 +91,7 @@ class FortyTwo(simpeval.Metric):
 
 CLASSES = []
 for stage in ("init", "signature", "check", "sentences", "corpus", "unpicklable", "dies", "sleeps", "exits", "interrupts", "huge",
-              "near-max"):
+              "near-max", "newline"):
     cls = make(stage)
     cls.__name__ = cls.__qualname__ = f"Raiser_{stage}".replace("-", "_")  # module-level, so worker processes can unpickle it
     globals()[cls.__name__] = cls
@@ -244,6 +246,18 @@ def test_an_over_long_path_is_one_line(site, option):
     done = simpeval(site, "evaluate", *args, "-m", "fkgl", "--no-cache")
     assert done.returncode == 2
     assert one_line(done) == f"Error: cannot use {'x' * 60}...(300 characters): File name too long; give a shorter path"
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_a_signature_with_a_line_break_stays_on_one_line(site, fmt):
+    done = simpeval(site, "evaluate", "--orig", "orig.txt", "--sys", "sys.txt", "-m", "raise-newline,fkgl",
+                    "--no-cache", "--format", fmt)
+    assert done.returncode == 0, done.stderr
+    escaped = "note:two\\nlines\\u2028here"
+    shown = json.loads(done.stdout)["signatures"]["raise-newline"] if fmt == "json" else done.stdout
+    assert escaped in shown
+    if fmt != "json":
+        assert len(done.stdout.splitlines()) == (4 if fmt == "table" else 3), done.stdout  # header(s), two rows
 
 
 def test_a_raising_train_command_is_one_line(site):

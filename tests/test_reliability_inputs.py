@@ -77,3 +77,11 @@ def test_a_negative_smoothing_value_is_refused(tmp_path, option):
     result = evaluate(tmp_path, "--orig", text, "--sys", text, "--refs", text, "-m", f"bleu:{option}=-1")
     assert result.exit_code == 2
     assert result.output.strip() == f"Error: option \"{option}\" expects a number of at least 0, got '-1'"
+
+
+def test_a_data_dir_that_is_a_file_is_named_as_such(tmp_path):
+    from simpeval.datadir import resolve_data_dir
+
+    (tmp_path / "data.txt").write_text("")
+    with pytest.raises(UsageError, match=r"^data directory .*data.txt is a file, not a directory: fix --data-dir$"):
+        resolve_data_dir(tmp_path / "data.txt")

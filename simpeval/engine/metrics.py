@@ -121,12 +121,28 @@ def signature_with_refs(metric: Metric, references: Sequence[Sequence[str]] | No
 
 
 def signature_with_nrefs(metric: Metric, nrefs: str | None) -> str:
-    """The metric's signature with ``nrefs:NREFS`` after its name (None: no references given)."""
-    signature = metric.signature()
+    """The metric's signature with ``nrefs:NREFS`` after its name (None: no references given),
+    on one line (:func:`one_line_signature`)."""
+    signature = one_line_signature(metric.signature())
     if nrefs is None or not metric.requires_references:
         return signature
     name, _, rest = signature.partition("|")
     return f"{name}|nrefs:{nrefs}|{rest}"
+
+
+_BREAKS = {code: f"\\u{code:04x}" for code in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+_BREAKS.update({ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
+
+
+def one_line_signature(signature: str) -> str:
+    """``signature`` with control characters and line separators written as escapes (``\\n``).
+
+    A signature is printed on ``#`` lines, in table rows and CSV cells; a line break in it (an
+    option's text, a plugin's own ``signature``) would start a line that is neither. A
+    signature without such characters, which is every built-in one, is returned unchanged,
+    and so are the cache keys made from it.
+    """
+    return signature.translate(_BREAKS)
 
 
 def has_corpus_statistics(metric: Metric) -> bool:
