@@ -85,3 +85,13 @@ def test_a_data_dir_that_is_a_file_is_named_as_such(tmp_path):
     (tmp_path / "data.txt").write_text("")
     with pytest.raises(UsageError, match=r"^data directory .*data.txt is a file, not a directory: fix --data-dir$"):
         resolve_data_dir(tmp_path / "data.txt")
+
+
+def test_scores_rows_that_match_no_item_are_told(tmp_path):
+    from simpeval.metaeval.scores import join_scores
+
+    (tmp_path / "scores.csv").write_text("sent_id,sys_name,mine\n1,a,0.5\n2,a,0.7\n99,a,0.1\n")
+    joined = join_scores(tmp_path / "scores.csv", [("1", "a"), ("2", "a")], ["sent_id", "sys_name"])
+    assert list(joined.scores["mine"]) == [0.5, 0.7]
+    assert joined.warnings == [f"--scores {tmp_path / 'scores.csv'} has 1 row(s) that match no item of the dataset, "
+                               "ignored (the first: {'sent_id': '99', 'sys_name': 'a'}): check their sent_id, sys_name"]

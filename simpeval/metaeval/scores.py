@@ -124,6 +124,13 @@ def join_scores(
     joined = JoinedScores({}, matched)
     if matched < len(keys):
         joined.warnings.append(f"--scores {path} matched {matched} of {len(keys)} items; the rest count as missing")
+    wanted_keys = {tuple(k) for k in keys}
+    stray = [key for key in by_key if key not in wanted_keys]
+    if stray:
+        joined.warnings.append(
+            f"--scores {path} has {len(stray)} row(s) that match no item of the dataset, ignored (the first: "
+            f"{dict(zip(key_columns, stray[0]))}): check their {', '.join(key_columns)}"
+        )
     for name, column in columns.items():
         values = np.array([math.nan if row is None else _parse(row[column]) for row in position])
         bad = int(np.isnan(values).sum()) - (len(keys) - matched)
