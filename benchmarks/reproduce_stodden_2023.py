@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from simpeval.datadir import resolve_data_dir
-from simpeval.datasets.testsets import load_test_set, lookup_test_set
+from simpeval.datasets.testsets import load_test_set, lookup_test_set, read_data_lines
 from simpeval.german.stodden_2023 import BS_P, PRESET, SENTENCE, STODDEN_2023, TABLES
 from simpeval.registry import load_registry
 from simpeval.runner import evaluate, resolve_metrics
@@ -52,20 +52,14 @@ def sensitivity(registry, data_dir: Path) -> list[tuple[str, str, dict[str, floa
     rows = []
     for label, specs, preset in TRIED:
         for system in table.systems:
-            outputs = _read(table.output_path(data_dir, system)) if table.systems[system] else test_set.sources
+            outputs = read_data_lines(table.output_path(data_dir, system)) if table.systems[system] else test_set.sources
             rows.append((label, system, _scores(registry, specs, preset, test_set.sources, outputs,
                                                 test_set.references)))
     systems_dir = data_dir / lookup_test_set(table.test_set).systems
     for system, name in OTHER_FILES.items():
         rows.append((f"output file {name}", system, _scores(registry, TRIED[0][1], PRESET, test_set.sources,
-                                                             _read(systems_dir / name), test_set.references)))
+                                                             read_data_lines(systems_dir / name), test_set.references)))
     return rows
-
-
-def _read(path: Path) -> list[str]:
-    from simpeval.datasets.testsets import _read as read_lines
-
-    return read_lines(path)
 
 
 def markdown(parts, tried, seconds: float) -> str:

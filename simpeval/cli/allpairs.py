@@ -44,7 +44,9 @@ def run_all_pairs(given) -> None:
     sources, systems, references = read_systems(orig, sys_paths, refs)
     specs = with_analysis(given.metric_specs, bool(refs)) if given.analysis else given.metric_specs
     specs = specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
-    requests = resolve_metrics(registry(), specs, given.resolved_preset())
+    from simpeval.cli.language import test_set_language
+
+    requests = resolve_metrics(registry(), specs, given.resolved_preset(), test_set_language(given.lang, given.test_set))
     with open_executor(given.jobs, given.dask) as executor:
         comparison = compare_systems(
             requests, sources, systems, references, sentence_level=True,

@@ -24,8 +24,9 @@ from simpeval.reproduce.scores import SOURCE, ScorePaper, ScoreTable
 PAPER = "stodden-2023"
 PRESET = "deplain-2023"
 TITLE = "Stodden, Momen and Kallmeyer (2023), DEplain: DEplain-web test, sentence and document level"
-BS_P = ("BERTScore precision of DEplain's setting needs a German BERT (bert-base-german-cased via bert_score's "
-        "lang=de), and no wheel on the package index ships one: it cannot be installed here")
+BS_P = ("DEplain's BERTScore is bert_score's choice for lang=de, bert-base-multilingual-cased (layer 9), rescaled "
+        "with bert_score's German baseline, on the spaCy tokens; no package on the index ships those weights and "
+        "nothing else may be downloaded here, so simpeval cannot compute it")
 
 SENTENCE_METRICS = {"SARI": "sari", "BLEU": "bleu", "BS-P": "bertscore-p", "FRE": "fre-textstat:aggregate=mean"}
 DOCUMENT_METRICS = {"SARI": "sari", "BLEU": "bleu", "BS-P": "bertscore-p", "FRE": "fre-textstat"}
