@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from simpeval.fileio import new_file_mode
+from simpeval.regularfiles import NotRegularFile, TooLarge, read_bounded
 
 CACHE_DIR_ENV = "SIMPEVAL_CACHE_DIR"
 
@@ -161,6 +163,9 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
         raise
 
 
+ENTRY_LIMIT = 1 << 30
+"""The most bytes read from one cache entry (a batch's scores take kilobytes to a few megabytes)."""
+
 STALE_TEMPORARY_SECONDS = 3600
 """A ``.tmp`` file older than this is an orphan of a killed run (a live writer renames its own within seconds)."""
 
@@ -246,6 +251,7 @@ class ScoreCache:
         self.warn = warn or _stderr_warning
         self.usable = True
         self._swept: set[Path] = set()
+        self._refused: set[Path] = set()
 
     def _path(self, key: str) -> Path:
         return self.directory / "scores-v3" / key[:2] / f"{key}.json"
@@ -258,10 +264,14 @@ class ScoreCache:
         if not self.usable:
             return None
         path = self._path(key)
+        if not self._own_directory(path.parent):
+            return None
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_bounded(path, ENTRY_LIMIT).decode("utf-8")
         except (FileNotFoundError, NotADirectoryError):
             return None
+        except (NotRegularFile, TooLarge) as exc:  # a FIFO would hang the run, /dev/zero fill its memory
+            return self._invalid(path, exc.strerror)
         except OSError as exc:
             self._give_up(exc)
             return None
@@ -294,6 +304,8 @@ class ScoreCache:
         if not self.usable:
             return
         path = self._path(key)
+        if not self._own_directory(path.parent):
+            return
         try:
             self._sweep(path.parent)
             write_atomic(path, json.dumps({"key": key, "checksum": checksum(value, key), "value": value}))
@@ -310,6 +322,24 @@ class ScoreCache:
             f"cannot use the score cache in {self.directory} ({exc.strerror or exc}); going on without it "
             f"(set {CACHE_DIR_ENV} to a writable directory, or pass --no-cache)"
         )
+
+    def _own_directory(self, shard: Path) -> bool:
+        """Whether ``scores-v3`` and ``shard``, the directories the cache makes below its directory,
+        are real directories or not there yet. A symbolic link there (made by someone else) is not
+        followed: the cache would write into, and sweep the temporary files of, a directory it does
+        not own. The first refusal of each directory is one warning."""
+        for directory in (shard.parent, shard):
+            try:
+                if not stat.S_ISLNK(os.lstat(directory).st_mode):
+                    continue
+            except OSError:  # not there yet (made when first written), or unreadable (reported on use)
+                return True
+            if directory not in self._refused:
+                self._refused.add(directory)
+                self.warn(f"not using the score cache directory {directory}: it is a symbolic link, which simpeval "
+                          "does not follow (remove it)")
+            return False
+        return True
 
     def _sweep(self, shard: Path) -> None:
         """Delete the stale temporary files of one shard directory, once per process."""
