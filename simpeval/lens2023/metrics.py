@@ -8,9 +8,7 @@ computes.
 
 from __future__ import annotations
 
-import math
-
-from simpeval.metrics.base import Metric
+from simpeval.metrics.base import AdditiveMetric, Metric
 from simpeval.lens2023.formulas import gleu_from_stats, gleu_stats, lens_sari
 from simpeval.metrics.textstat073 import fkgl as textstat_fkgl
 
@@ -33,7 +31,7 @@ class FkglTextstat(Metric):
         return {self.name: textstat_fkgl(" ".join(outputs))}
 
 
-class GleuNltk(Metric):
+class GleuNltk(AdditiveMetric):
     """NLTK's GLEU on lower-cased NLTK tokens, as LENS computed "BLEU" (0-1); the corpus score pools
     the counts of the best reference of each item (NLTK's ``corpus_gleu``)."""
 
@@ -41,22 +39,12 @@ class GleuNltk(Metric):
     formula_version = "1"
     description = "NLTK's sentence GLEU on lower-cased NLTK tokens (LENS's \"BLEU\")"
     requires_references = True
-    corpus_level = True
 
     def _item_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         return [gleu_stats(output, refs, store=self.store) for output, refs in zip(outputs, references)]
 
     def _score_from_totals(self, totals):  # noqa: ANN001, ANN201
         return {self.name: gleu_from_stats(*totals)}
-
-    def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        return {self.name: [gleu_from_stats(*stats) for stats in self._item_statistics(sources, outputs, references)]}
-
-    def _score_corpus(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        if not outputs:
-            return {self.name: math.nan}
-        return self._score_from_totals([sum(column) for column in zip(*self._item_statistics(sources, outputs,
-                                                                                               references))])
 
 
 class SariLens(Metric):

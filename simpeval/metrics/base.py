@@ -7,8 +7,10 @@ callers use the public *templates* (:meth:`Metric.sentence_scores`,
 :meth:`Metric.corpus_score_from_statistics`), which check the inputs once and the
 answer after; a metric implements the protected *steps* they call, whose names
 differ on purpose (:meth:`Metric._score_items`, and where the corpus score is not the
-mean of the item scores, :meth:`Metric._score_corpus`, or :meth:`Metric._item_statistics`
-with :meth:`Metric._score_from_totals` for additive statistics, as BLEU, SARI and FKGL).
+mean of the item scores, :meth:`Metric._score_corpus`). A metric with additive statistics
+(BLEU, SARI, FKGL) derives from :class:`AdditiveMetric` and implements only
+:meth:`~Metric._item_statistics` and :meth:`~Metric._score_from_totals`: its item and corpus
+scores follow from them.
 
 Every setting that changes a score is an :class:`Option` and appears in the
 metric's :meth:`~Metric.signature`, as in sacrebleu, so a printed number can be
@@ -600,3 +602,57 @@ def _own_copies(
         fresh(refs) for refs in references
     ]
     return fresh(sources), fresh(outputs), own_references, {name: fresh(value) for name, value in fields.items()}
+
+
+class AdditiveMetric(Metric):
+    """A metric whose scores come from additive per-item statistics (BLEU's n-gram counts, SARI's
+    operation counts, FKGL's sentence, word and syllable counts).
+
+    It implements :meth:`~Metric._item_statistics` and :meth:`~Metric._score_from_totals` and
+    gets the rest: each item's scores are its own statistics scored (:meth:`_score_from_item`),
+    the corpus score is their sums scored, summed in item order as the engine sums batches.
+    One formula gives all three (item, corpus, batch by batch, and the paired tests' resamples),
+    so they cannot drift apart. No item at all has no score: every sub-score is NaN.
+    """
+
+    corpus_level = True
+
+    @abc.abstractmethod
+    def _item_statistics(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> list[tuple[float, ...]]:
+        """One tuple of additive statistics per item (see :meth:`Metric._item_statistics`)."""
+
+    @abc.abstractmethod
+    def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
+        """Every sub-score from statistics summed over items (see :meth:`Metric._score_from_totals`)."""
+
+    def _score_from_item(self, statistics: Sequence[float]) -> dict[str, float]:
+        """One item's scores from its own statistics: the corpus formula, unless a metric treats a
+        single item otherwise (sentence BLEU smooths zero counts where corpus BLEU does not)."""
+        return self._score_from_totals(statistics)
+
+    def _score_items(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, list[float]]:
+        per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
+        return {key: [scores[key] for scores in per_item] for key in self.score_names()}
+
+    def _score_corpus(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, float]:
+        statistics = self._item_statistics(sources, outputs, references)
+        if not statistics:
+            return {key: math.nan for key in self.score_names()}
+        return self._score_from_totals([sum(column) for column in zip(*statistics)])

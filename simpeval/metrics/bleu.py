@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 import simpeval
-from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, clipped_matches
 from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
@@ -40,14 +40,6 @@ class BleuStats:
     ref_len: int
     correct: tuple[int, ...]
     total: tuple[int, ...]
-
-    def __add__(self, other: BleuStats) -> BleuStats:
-        return BleuStats(
-            self.hyp_len + other.hyp_len,
-            self.ref_len + other.ref_len,
-            tuple(a + b for a, b in zip(self.correct, other.correct)),
-            tuple(a + b for a, b in zip(self.total, other.total)),
-        )
 
 
 @dataclass(frozen=True)
@@ -181,7 +173,7 @@ METAEVAL_2021: dict[str, Any] = {
 }
 
 
-class Bleu(Metric):
+class Bleu(AdditiveMetric):
     """Sentence and corpus BLEU against the references, with EASSE's settings.
 
     Sentence scores use ``smooth``/``effective_order`` (EASSE's ``sentence_bleu``:
@@ -195,7 +187,6 @@ class Bleu(Metric):
     sub_scores = ("bleu",)
     description = "BLEU against the references (sacrebleu-compatible, EASSE settings)"
     requires_references = True
-    corpus_level = True
     options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
     presets = {
         "metaeval-2021": METAEVAL_2021,
@@ -239,36 +230,6 @@ class Bleu(Metric):
         return bleu_stats([(output, refs, self.text_tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
                           store=self.store)
 
-    def sentence_values(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> list[float]:
-        """Sentence BLEU per item (what ``sentence_scores`` reports, as a plain list)."""
-        smoothing = self.sentence_smoothing
-        return [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]
-
-    def _score_items(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        return {self.name: self.sentence_values(sources, outputs, references)}
-
-    def _score_corpus(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, float]:
-        stats = self.item_stats(sources, outputs, references)
-        if not stats:
-            return {self.name: math.nan}
-        total = sum(stats[1:], start=stats[0])
-        return {self.name: bleu_from_stats(total, self.corpus_smoothing)}
-
     def _item_statistics(
         self,
         sources: Sequence[str],
@@ -278,8 +239,15 @@ class Bleu(Metric):
         return [(s.hyp_len, s.ref_len, *s.correct, *s.total) for s in self.item_stats(sources, outputs, references)]
 
     def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
-        stats = BleuStats(totals[0], totals[1], tuple(totals[2:2 + MAX_ORDER]), tuple(totals[2 + MAX_ORDER:]))
-        return {self.name: bleu_from_stats(stats, self.corpus_smoothing)}
+        return {self.name: bleu_from_stats(_bleu_stats(totals), self.corpus_smoothing)}
+
+    def _score_from_item(self, statistics: Sequence[float]) -> dict[str, float]:
+        return {self.name: bleu_from_stats(_bleu_stats(statistics), self.sentence_smoothing)}
+
+
+def _bleu_stats(values: Sequence[float]) -> BleuStats:
+    """:class:`BleuStats` from the flat tuple of :meth:`Bleu._item_statistics` (or its sums)."""
+    return BleuStats(values[0], values[1], tuple(values[2:2 + MAX_ORDER]), tuple(values[2 + MAX_ORDER:]))
 
 
 class BleuSource(Bleu):
@@ -318,6 +286,16 @@ class SentBleu(Bleu):
     # the corpus score is the mean of the sentence scores: none of BLEU's pooled statistics
     _score_corpus = Metric._score_corpus
     _item_statistics = Metric._item_statistics
+
+    def _score_items(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+    ) -> dict[str, list[float]]:
+        """``bleu``'s sentence scores, from the statistics it keeps to itself here."""
+        per_item = Bleu._item_statistics(self, sources, outputs, references)
+        return {self.name: [self._score_from_item(s)[self.name] for s in per_item]}
 
 
 @simpeval.hookimpl

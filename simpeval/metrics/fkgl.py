@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import simpeval
 from simpeval.languages import ENGLISH
-from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.syllables import count_syllables
 from simpeval.store import StatsStore, stored
 from simpeval.text import split_sentences, tokenize
@@ -74,7 +74,7 @@ FKGL_OPTIONS: dict[str, Option] = {
 }
 
 
-class Fkgl(Metric):
+class Fkgl(AdditiveMetric):
     """Flesch-Kincaid Grade Level of the output (no references needed; lower is simpler)."""
 
     name = "fkgl"
@@ -84,7 +84,6 @@ class Fkgl(Metric):
     requires_references = False
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
-    corpus_level = True
     options = FKGL_OPTIONS
     presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
 
@@ -95,23 +94,6 @@ class Fkgl(Metric):
     def grades(self, texts: Sequence[str]) -> list[float]:
         """Each text's grade level (sentence scores; fkbleu and SLE's labels use them too)."""
         return [fkgl_from_counts(c, self.clip) for c in self.counts(texts)]
-
-    def _score_items(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        return {self.name: self.grades(outputs)}
-
-    def _score_corpus(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, float]:
-        total = sum(self.counts(outputs), start=ReadabilityCounts(0, 0, 0))
-        return {self.name: fkgl_from_counts(total, self.clip)}
 
     def _item_statistics(
         self,

@@ -17,13 +17,12 @@ from collections.abc import Sequence
 import simpeval
 from simpeval.analysis import (
     ADDED,
-    COUNT_FIELDS,
     SOURCE_OPERATIONS,
     operation_counts,
     proportions_from_counts,
     reference_agreement,
 )
-from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.text import tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
@@ -35,7 +34,7 @@ def _words(metric: Metric, text: str) -> list[str]:
     return tokenize(text, metric.text_tokenizer, store=metric.store)
 
 
-class Operations(Metric):
+class Operations(AdditiveMetric):
     """Proportions of words kept, deleted, replaced, moved (of the original) and added (of the output)."""
 
     name = "ops"
@@ -43,7 +42,6 @@ class Operations(Metric):
     languages = None  # no language rules of its own: its tokenizer's (Metric.supported_languages)
     sub_scores = tuple(f"ops-{op}" for op in (*SOURCE_OPERATIONS, ADDED))
     description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
-    corpus_level = True
     options = _TOKENIZER
     lower_is_better = frozenset({"ops-kept"})
 
@@ -58,23 +56,6 @@ class Operations(Metric):
     def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         return {f"ops-{op}": value for op, value in proportions_from_counts(totals).items()}
 
-    def _score_items(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        per_item = [self._score_from_totals(c) for c in self._item_statistics(sources, outputs, references)]
-        return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
-
-    def _score_corpus(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, float]:
-        counts = self._item_statistics(sources, outputs, references)
-        return self._score_from_totals([sum(column) for column in zip(*counts)] if counts else [0] * len(COUNT_FIELDS))
 
 
 class OperationsF1(Metric):

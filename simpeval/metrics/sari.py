@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 import simpeval
-from simpeval.metrics.base import Metric, Option
+from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, sari_counts
 from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
@@ -42,14 +42,6 @@ class SariStats:
     add: tuple[tuple[int, int, int], ...]
     keep: tuple[tuple[int, int, int], ...]
     delete: tuple[tuple[int, int, int], ...]
-
-    def __add__(self, other: SariStats) -> SariStats:
-        def plus(a: tuple, b: tuple) -> tuple:
-            return tuple(tuple(x + y for x, y in zip(u, v)) for u, v in zip(a, b))
-
-        return SariStats(
-            plus(self.add, other.add), plus(self.keep, other.keep), plus(self.delete, other.delete)
-        )
 
 
 @stored_many
@@ -111,7 +103,7 @@ def sari_from_stats(
     )
 
 
-class Sari(Metric):
+class Sari(AdditiveMetric):
     """SARI with its add, keep and delete sub-scores (EASSE's implementation)."""
 
     name = "sari"
@@ -120,7 +112,6 @@ class Sari(Metric):
     sub_scores = ("sari", "sari-add", "sari-keep", "sari-del")
     description = "SARI: n-grams added, kept and deleted vs. references and source"
     requires_references = True
-    corpus_level = True
     options = {
         "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),
         "lowercase": Option(bool, True, "lowercase before tokenizing", short="lc"),
@@ -158,26 +149,6 @@ class Sari(Metric):
             "sari-keep": keep,
             "sari-del": delete,
         }
-
-    def _score_items(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, list[float]]:
-        per_item = [self._scores(s) for s in self.item_stats(sources, outputs, references)]
-        return {key: [scores[key] for scores in per_item] for key in self.sub_scores}
-
-    def _score_corpus(
-        self,
-        sources: Sequence[str],
-        outputs: Sequence[str],
-        references: Sequence[Sequence[str]] | None = None,
-    ) -> dict[str, float]:
-        stats = self.item_stats(sources, outputs, references)
-        if not stats:
-            return {key: float("nan") for key in self.sub_scores}
-        return self._scores(sum(stats[1:], start=stats[0]))
 
     def _item_statistics(
         self,
