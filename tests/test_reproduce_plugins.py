@@ -99,6 +99,8 @@ def test_a_plugins_paper_is_listed_and_reproduced(plugin_site):
     [row] = [line for line in listing.stdout.splitlines() if line.startswith("toy-2025")]
     assert row.split()[:2] == ["toy-2025", "1"] and "A toy paper (2025)" in row
     assert any(line.startswith("alva-manchego-2021") for line in listing.stdout.splitlines())
+    listed = json.loads(_simpeval(plugin_site, "reproduce", "--list", "--format", "json").stdout)
+    assert {"paper": "toy-2025", "tables": ["1"], "title": "A toy paper (2025): BLEU of one copied sentence"} in listed
     done = _simpeval(plugin_site, "reproduce", "toy-2025", "--format", "json")
     assert done.returncode == 0, done.stderr
     [cell] = json.loads(done.stdout)

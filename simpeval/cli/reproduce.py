@@ -33,10 +33,14 @@ def reproduce(paper, listing, numbers, fmt, output, data_dir, no_cache, cache_di
 
     papers = registry().papers
     if listing:
+        from simpeval.jsontext import dumps
         from simpeval.tables import render
 
         rows = [[name, ", ".join(p.table_numbers()), p.title] for name, p in sorted(papers.items())]
-        write_output(render(["paper", "tables", "title"], rows, "markdown" if fmt == "markdown" else "table"), output)
+        text = dumps([{"paper": name, "tables": p.table_numbers(), "title": p.title} for name, p in
+                      sorted(papers.items())], indent=2) + "\n" if fmt == "json" else \
+            render(["paper", "tables", "title"], rows, fmt)
+        write_output(text, output)
         return
     if paper is None:
         raise UsageError("no paper: give its name, e.g. `simpeval reproduce alva-manchego-2021` "
