@@ -423,6 +423,28 @@ class StagedOutput:
         return UsageError(f"cannot write {where}: {exc.strerror or exc}; {remedy}")
 
 
+@contextmanager
+def replaced_on_success(path: Path) -> Iterator[Path]:
+    """A temporary path of its own beside ``path`` to write to; renamed over ``path`` when the block
+    ends without an error, deleted when it does not.
+
+    The name is unique (``.NAME.PID-RANDOM.tmp``, locked while the block runs, as
+    :func:`sweep_stale` expects), so two processes saving into one directory never write into
+    each other's temporary file, and a reader sees the old file or the whole new one. The new
+    file gets the permission bits ``open`` would give it (0666 less the umask).
+    """
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=_temporary_prefix(path), suffix=".tmp")
+    tmp = Path(name)
+    try:
+        hold_while_open(fd)
+        yield tmp
+        os.chmod(tmp, new_file_mode())  # mkstemp's (and safetensors') 0600 would make the file private
+        os.replace(tmp, path)
+    finally:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+
+
 def new_file_mode() -> int:
     """The permission bits a new file gets from ``open``: 0666 less the umask.
 

@@ -95,3 +95,12 @@ def test_scores_rows_that_match_no_item_are_told(tmp_path):
     assert list(joined.scores["mine"]) == [0.5, 0.7]
     assert joined.warnings == [f"--scores {tmp_path / 'scores.csv'} has 1 row(s) that match no item of the dataset, "
                                "ignored (the first: {'sent_id': '99', 'sys_name': 'a'}): check their sent_id, sys_name"]
+
+
+@pytest.mark.parametrize("command", [["siera", "--seed"], ["sle", "--seed"], ["lens", "--seeds"]])
+def test_a_seed_beyond_64_bits_is_the_users_error_not_the_trainers(tmp_path, command):
+    trainer, option = command
+    result = CliRunner().invoke(cli, ["train", trainer, option, str(2**70), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert "report it to the authors" not in result.output
+    assert "18446744073709551615" in result.output and not (tmp_path / "out").exists()

@@ -375,3 +375,18 @@ def _current_umask() -> int:
         if line.startswith("Umask:"):
             return int(line.split()[1], 8)
     raise AssertionError("no Umask line")
+
+
+def test_replaced_on_success_uses_a_name_of_its_own_and_leaves_nothing_on_failure(tmp_path):
+    target = tmp_path / "model.bin"
+    target.write_text("old")
+    with output_files.replaced_on_success(target) as first, output_files.replaced_on_success(target) as second:
+        assert first != second and first.parent == second.parent == tmp_path
+        first.write_text("first")
+        second.write_text("second")
+    assert target.read_text() == "first"  # the outer block ends last
+    with pytest.raises(RuntimeError):
+        with output_files.replaced_on_success(target) as third:
+            third.write_text("half")
+            raise RuntimeError("interrupted")
+    assert target.read_text() == "first" and sorted(p.name for p in tmp_path.iterdir()) == ["model.bin"]

@@ -9,7 +9,11 @@
 This module imports nothing heavy (command lines read :data:`DEFAULT_DATASETS` at start-up).
 """
 
-__all__ = ["DEFAULT_DATASETS", "baselines", "judge", "loo", "rated", "report"]
+__all__ = ["DEFAULT_DATASETS", "MAX_SEED", "baselines", "judge", "loo", "rated", "report"]
 
 DEFAULT_DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")
 """Every rated dataset with a simplicity label that trainers may train or select on (SimpEval_2022 is test data)."""
+
+MAX_SEED = 2**64 - 1
+"""The largest seed a trainer takes (``--seed``): torch's generators hold 64 bits, and a larger
+seed would fail deep inside torch, where it reads as the trainer's bug instead of the user's value."""

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from simpeval.learning import DEFAULT_DATASETS as RATED
+from simpeval.learning import MAX_SEED
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import TrainSettings
 
@@ -23,8 +24,8 @@ def _seeds(ctx, param, value: str) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from None
     if not seeds:
         raise click.BadParameter("give at least one seed")
-    if any(seed < 0 for seed in seeds):
-        raise click.BadParameter(f"seeds are non-negative integers, got {value!r}")
+    if any(not 0 <= seed <= MAX_SEED for seed in seeds):
+        raise click.BadParameter(f"seeds are integers from 0 to {MAX_SEED} (2**64 - 1), got {value!r}")
     return seeds
 
 

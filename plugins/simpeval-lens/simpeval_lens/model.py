@@ -23,7 +23,6 @@ not stored, so a checkpoint weighs a few MB.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ import torch
 from torch import nn
 
 from simpeval import UsageError, models
-from simpeval.fileio import new_file_mode
+from simpeval.fileio import replaced_on_success
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import CONFIG_FILE, WEIGHTS_FILE
 from simpeval_lens.losses import adaptive_target, cosine_target_loss, reconstruction_loss
@@ -164,13 +163,10 @@ class LensModel(nn.Module):
         directory = Path(directory)
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            weights, config = directory / f".{WEIGHTS_FILE}.tmp", directory / f".{CONFIG_FILE}.tmp"
-            save_file({k: v.detach().contiguous() for k, v in self.state_dict().items()}, str(weights))
-            config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
-            for path in (weights, config):  # readable by all, as the umask allows (safetensors writes 0600)
-                os.chmod(path, new_file_mode())
-            os.replace(weights, directory / WEIGHTS_FILE)
-            os.replace(config, directory / CONFIG_FILE)
+            with replaced_on_success(directory / WEIGHTS_FILE) as weights:
+                save_file({k: v.detach().contiguous() for k, v in self.state_dict().items()}, str(weights))
+            with replaced_on_success(directory / CONFIG_FILE) as config:
+                config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot write the checkpoint to {directory}: {exc.strerror}: pick another -o") from None
         return directory

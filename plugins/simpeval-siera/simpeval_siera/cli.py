@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from simpeval.learning import DEFAULT_DATASETS as RATED
+from simpeval.learning import MAX_SEED
 from simpeval_siera.augmentation import DEFAULT_CAP
 from simpeval_siera.data import NAMED_SETS
 from simpeval_siera.pipeline import VARIANTS
@@ -39,7 +40,7 @@ from simpeval_siera.pipeline import VARIANTS
 @click.option("--batch-size", type=click.IntRange(min=1), default=16, show_default=True)
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=1e-3, show_default=True,
               help="The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too slowly with it.")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True)
 @click.option("--rated-datasets", "rated", default=",".join(RATED), show_default=True,
               help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 "
                    "is test data and refused); 'none': choose by the validation loss.")

@@ -12,7 +12,6 @@ naming the base encoder, so it weighs a few MB and loads offline.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import torch
 from torch import nn
 
 from simpeval import UsageError, models
+from simpeval.fileio import replaced_on_success
 from simpeval_siera.config import (
     CONFIG_FILE,
     WEIGHTS_FILE,
@@ -99,18 +99,19 @@ class SieraModel(nn.Module):
     def save(self, directory: str | Path) -> Path:
         """Write ``siera_config.json`` and the trained weights into ``directory``.
 
-        Each file is written under a temporary name and then renamed, so an
-        interrupted save never leaves a truncated file where a checkpoint was.
+        Each file is written under a temporary name of its own and then renamed
+        (:func:`simpeval.fileio.replaced_on_success`), so an interrupted save never
+        leaves a truncated file where a checkpoint was, and two saves into one
+        directory never write into each other's temporary file.
         """
         from safetensors.torch import save_file
 
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
-        weights, config = directory / f".{WEIGHTS_FILE}.tmp", directory / f".{CONFIG_FILE}.tmp"
-        save_file(self.trained_state(), str(weights))
-        config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
-        os.replace(weights, directory / WEIGHTS_FILE)
-        os.replace(config, directory / CONFIG_FILE)
+        with replaced_on_success(directory / WEIGHTS_FILE) as weights:
+            save_file(self.trained_state(), str(weights))
+        with replaced_on_success(directory / CONFIG_FILE) as config:
+            config.write_text(json.dumps(asdict(self.config), indent=2) + "\n", encoding="utf-8")
         return directory
 
 

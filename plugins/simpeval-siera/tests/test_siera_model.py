@@ -84,7 +84,12 @@ def test_checkpoint_round_trip_gives_the_same_scores(tiny_model, sentences, tmp_
     model.reset_trained(5)
     sources, outputs = [c for c, _ in sentences], [s for _, s in sentences]
     before = siera_scores(model, tokenizer, sources, outputs)
+    (tmp_path / "ckpt").mkdir()
+    others = tmp_path / "ckpt" / ".model.safetensors.tmp"  # another save's file in progress, under the old fixed name
+    others.write_bytes(b"someone else's weights")
     model.save(tmp_path / "ckpt")
+    assert others.read_bytes() == b"someone else's weights"  # saves never share a temporary name
+    others.unlink()
     assert sorted(p.name for p in (tmp_path / "ckpt").iterdir()) == ["model.safetensors", "siera_config.json"]
     loaded = load_checkpoint(tmp_path / "ckpt")
     assert siera_scores(loaded, tokenizer, sources, outputs) == before

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from simpeval.learning import DEFAULT_DATASETS as RATED
+from simpeval.learning import MAX_SEED
 from simpeval_sle.encoder import DEFAULT_ENCODER
 from simpeval_sle.settings import TrainSettings
 
@@ -29,7 +30,7 @@ _DEFAULTS = TrainSettings()
 @click.option("--learning-rate", type=click.FloatRange(min=0, min_open=True), default=_DEFAULTS.learning_rate,
               show_default=True)
 @click.option("--hidden-size", type=click.IntRange(min=1), default=_DEFAULTS.hidden_size, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=_DEFAULTS.seed, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=_DEFAULTS.seed, show_default=True,
               help="Seeds the article split and the head's initialisation.")
 @click.option("--rated-datasets", "datasets", default=",".join(RATED), show_default=True,
               help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 "

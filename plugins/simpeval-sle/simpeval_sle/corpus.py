@@ -47,7 +47,8 @@ def corpus_dir(data_dir: str | Path) -> Path:
 
 
 def read_text(path: Path, level_name: str) -> str:
-    """A file's text without its byte-order mark, carriage returns or a first line naming the level."""
+    """A file's text without its byte-order mark, carriage returns or a first line naming the level;
+    :class:`UsageError` when nothing is left."""
     try:
         lines = path.read_text(encoding="utf-8-sig").replace("\r\n", "\n").split("\n")
     except UnicodeDecodeError as exc:
@@ -57,7 +58,10 @@ def read_text(path: Path, level_name: str) -> str:
         raise UsageError(f"cannot read {path}: {exc.strerror}; check the corpus files") from None
     if lines and lines[0].strip().lower() == level_name.lower():
         lines = lines[1:]
-    return "\n".join(line.strip() for line in lines).strip()
+    text = "\n".join(line.strip() for line in lines).strip()
+    if not text:  # an empty document has no reading level to learn, and no sentence to score
+        raise UsageError(f"{path} has no text: restore it, or remove the article at all three levels")
+    return text
 
 
 def load_corpus(data_dir: str | Path) -> list[Document]:

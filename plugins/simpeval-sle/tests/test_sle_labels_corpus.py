@@ -73,6 +73,8 @@ def test_onestopenglish_itself(data_dir):
 @pytest.mark.parametrize("content, problem", [
     (b"Intermediate\ncaf\xe9 society\n", "is not UTF-8 (byte 0xe9 at offset 16)"),
     (None, "cannot read"),
+    (b"", "has no text: restore it, or remove the article at all three levels"),
+    (b"\xef\xbb\xbfIntermediate\n \n", "has no text: restore it, or remove the article at all three levels"),
 ])
 def test_a_bad_corpus_file_is_one_line(tmp_path, content, problem):
     from simpeval import UsageError
