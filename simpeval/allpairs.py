@@ -1,9 +1,10 @@
 """Every pair of systems compared, and the systems ranked into significance clusters, per sub-score.
 
-This is the arithmetic of ``simpeval evaluate --sys A --sys B --sys C --all-pairs``, over what a
-comparison gathers for each metric: every system's per-item **additive statistics** and the
-metric's ``scorer`` (:mod:`simpeval.significance`), plus the per-item sentence scores. Nothing
-here scores text, so it does not depend on how the statistics were computed (runner, engine).
+This is the arithmetic of ``simpeval evaluate --sys A --sys B --sys C --all-pairs`` (and of
+:func:`simpeval.runner.compare_systems` with ``all_pairs``), over what the engine collected for each
+metric while it scored the systems: every system's per-item **additive statistics** and the
+metric's ``scorer`` (:mod:`simpeval.significance`), plus the per-item sentence scores, cached and
+computed by the run's executor like any score. Nothing here scores text.
 
 Per sub-score:
 
@@ -21,6 +22,8 @@ Per sub-score:
   SARI, FKGL) it tests the mean sentence score, not the corpus score;
 - **win / tie / loss** rates: the share of items whose sentence score is better, equal or worse
   for the first system of the pair (better = lower for a lower-is-better score such as FKGL);
+- a sub-score without a direction (a feature such as ``qe-compression``,
+  :meth:`simpeval.Metric.declared_direction`) gets p-values but no wins, losses or ranks;
 - **ranking**: systems sorted by score, then grouped into significance clusters with
   :func:`simpeval.ranks.cluster_ranks` (WMT's rule) on the bootstrap p-values, Holm-corrected
   over all pairs of the sub-score by default (:func:`simpeval.ranks.holm`).
@@ -42,11 +45,46 @@ import numpy as np
 from scipy import stats as _sp
 
 from simpeval import significance as sig
+from simpeval.errors import UsageError
 from simpeval.ranks import cluster_ranks, holm
+
 
 # Holm over P pairs can only reject when the smallest p-value, 1 / (N + 1) for N resamples, is below
 # alpha / P: 1,000 resamples (sacrebleu's default) cannot separate more than 7 systems at 0.05
 HOLM_BOOTSTRAP = 10000
+PLAIN_BOOTSTRAP = 1000  # sacrebleu's default, without Holm's correction
+AR_TRIALS = 1000  # per pair: AR costs two scorings per trial and pair
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How every pair is compared: bootstrap resamples, AR trials per pair (None: no AR test), the
+    seed, alpha and whether ranks use Holm-corrected p-values."""
+
+    n_bootstrap: int = HOLM_BOOTSTRAP
+    n_ar: int | None = None
+    seed: int = 12345
+    alpha: float = 0.05
+    holm: bool = True
+
+    @classmethod
+    def from_options(cls, resamples: int | None, test: str | None, seed: int, holm: bool = True) -> Settings:
+        """The settings of ``--paired-n`` (None: the defaults), ``--paired-ar`` (``test == "ar"``: AR too),
+        ``--seed`` and ``--holm/--no-holm``."""
+        return cls(resamples or (HOLM_BOOTSTRAP if holm else PLAIN_BOOTSTRAP),
+                   (resamples or AR_TRIALS) if test == "ar" else None, seed, holm=holm)
+
+    def work(self, n_systems: int, n_metrics: int) -> int:
+        """How many resamples and trials :func:`compare_all_pairs` draws: a progress bar's total."""
+        return n_metrics * (self.n_bootstrap + (self.n_ar or 0) * (n_systems * (n_systems - 1) // 2))
+
+    def holm_warning(self, n_systems: int) -> str | None:
+        """Why Holm's correction cannot separate any system with these resamples, or None."""
+        n_pairs = n_systems * (n_systems - 1) // 2
+        if self.holm and n_pairs / (self.n_bootstrap + 1) >= self.alpha:
+            return (f"with {self.n_bootstrap} resamples, Holm's correction over {n_pairs} pairs cannot reach "
+                    f"p < {self.alpha}: every system shares rank 1; raise --paired-n or pass --no-holm")
+        return None
 
 
 @dataclass(frozen=True)
@@ -58,7 +96,7 @@ class MetricStatistics:
     """
 
     sub_scores: list[str]
-    higher_is_better: list[bool]
+    higher_is_better: list[bool | None]  # None: a feature without a direction
     stats: list[np.ndarray]
     scorer: sig.Scorer
     sentence: list[np.ndarray] | None = None
@@ -139,18 +177,38 @@ def pair_rows(result: AllPairs, sub: str) -> tuple[list[str], list[list]]:
     return columns, rows
 
 
-def gather_statistics(requests, sources: Sequence[str], systems, references, comparison) -> list[MetricStatistics]:
-    """Each metric's per-system statistics and sentence scores, from a comparison scored with sentence scores
-    (:func:`simpeval.runner.compare_systems`): what ``--paired-bs`` resamples."""
-    from simpeval.compare import system_statistics
+def statistics(request, result) -> tuple[np.ndarray, sig.Scorer]:
+    """One system's per-item statistics for the sub-scores of ``request`` (a metric request of the engine),
+    and their scorer, from what the engine collected in ``result`` (its evaluation result): the per-item corpus statistics of a corpus-level metric (BLEU's n-gram
+    counts; the run keeps them when it tests, cached per batch), else the sentence scores (their
+    mean is the corpus score)."""
+    metric = request.metric
+    if not metric.corpus_level:
+        values = np.array([result.sentence_scores[sub] for sub in request.report], dtype=float).T
+        return sig.mean_statistics(values.reshape(result.n_items, len(request.report)))
+    rows = result.item_statistics.get(request.report[0])
+    if rows is None and result.n_items:
+        raise UsageError(f'metric "{metric.name}" has a corpus score but no corpus statistics to resample: '
+                         "leave it out of a paired test (--paired-bs/--paired-ar, --all-pairs)")
+    report = list(request.report)
 
+    def scorer(totals: np.ndarray) -> np.ndarray:
+        rows = [metric.corpus_score_from_statistics(row) for row in totals.tolist()]
+        return np.array([[scores[sub] for sub in report] for scores in rows], dtype=float)
+
+    return np.asarray(rows or [], dtype=float).reshape(result.n_items, -1), scorer
+
+
+def gather_statistics(requests, comparison) -> list[MetricStatistics]:
+    """Each metric's per-system statistics and sentence scores, from a comparison whose run kept them
+    (:func:`statistics`)."""
     out = []
     for request in requests:
-        gathered = [system_statistics(request, sources, outputs, references, system.result)
-                    for (_, outputs), system in zip(systems, comparison.systems)]
+        gathered = [statistics(request, system.result) for system in comparison.systems]
         report = list(request.report)
-        sentence = [np.array([system.result.sentence_scores.get(sub, [np.nan] * len(sources)) for sub in report],
-                             dtype=float).T for system in comparison.systems]
+        n = comparison.baseline.result.n_items
+        sentence = [np.array([system.result.sentence_scores.get(sub, [np.nan] * n) for sub in report],
+                             dtype=float).T.reshape(n, len(report)) for system in comparison.systems]
         out.append(MetricStatistics(report, [comparison.higher_is_better[sub] for sub in report],
                                     [stats for stats, _ in gathered], gathered[0][1], sentence))
     return out
@@ -193,35 +251,39 @@ def compare_all_pairs(
     seed: int = 12345,
     alpha: float = 0.05,
     use_holm: bool = True,
+    tick: sig.Tick | None = None,
 ) -> AllPairs:
     """Compare every pair of ``systems`` on every sub-score of ``metrics`` (see the module docstring).
 
     :param n_ar: approximate-randomization trials per pair; None: no AR test.
     :param use_holm: rank on Holm-corrected bootstrap p-values (else the raw ones).
+    :param tick: called with the resamples and trials drawn as they go (a progress bar over
+        :meth:`Settings.work`).
     """
     if len(systems) < 2:
         raise ValueError("all pairs need at least two systems")
     result = AllPairs(list(systems), n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed, alpha=alpha, holm=use_holm)
     for metric in metrics:
-        _one_metric(result, metric)
+        _one_metric(result, metric, tick)
     return result
 
 
-def _one_metric(result: AllPairs, metric: MetricStatistics) -> None:
+def _one_metric(result: AllPairs, metric: MetricStatistics, tick: sig.Tick | None) -> None:
     names, k = result.systems, len(result.systems)
     claim = sig.enough_items(len(metric.stats[0]))
     # every system on the same resamples, drawn a bounded chunk at a time: (n_bootstrap, subs) each
     resampled = sig.resampled_systems(np.random.default_rng(result.seed), result.n_bootstrap, *metric.stats,
-                                      scorer=metric.scorer)
+                                      scorer=metric.scorer, tick=tick)
     full = np.array([sig.full_scores(s, metric.scorer) for s in metric.stats])  # (systems, sub-scores)
     ar = {}
     if result.n_ar is not None:
         for i in range(k):
             for j in range(i + 1, k):
                 ar[i, j] = sig.ar_p_values(metric.stats[i], metric.stats[j], metric.scorer,
-                                           np.random.default_rng(result.seed), result.n_ar)
+                                           np.random.default_rng(result.seed), result.n_ar, tick)
     for s, sub in enumerate(metric.sub_scores):
-        better = 1.0 if metric.higher_is_better[s] else -1.0
+        direction = metric.higher_is_better[s]  # None: a feature, neither better nor worse
+        better = -1.0 if direction is False else 1.0
         p_boot = np.full((k, k), np.nan)
         pairs = []
         for i in range(k):
@@ -233,7 +295,8 @@ def _one_metric(result: AllPairs, metric: MetricStatistics) -> None:
                 if metric.sentence is not None:
                     a, b = metric.sentence[i][:, s], metric.sentence[j][:, s]
                     t, p_t = paired_ttest(a, b) if claim else (float("nan"), float("nan"))
-                    wins, ties, losses = win_tie_loss(a, b, better > 0)
+                    if direction is not None:  # "wins" of a feature would say which output is better
+                        wins, ties, losses = win_tie_loss(a, b, better > 0)
                 pairs.append(PairComparison(sub, names[i], names[j], float(full[i, s] - full[j, s]), p,
                                             None if not ar else float(ar[i, j][s]), p_t, t, wins, ties, losses))
         adjusted = _upper_holm(p_boot) if result.holm else p_boot
@@ -243,7 +306,7 @@ def _one_metric(result: AllPairs, metric: MetricStatistics) -> None:
         oriented = better * full[:, s]
         # only the better of two systems can be significantly better than the other
         p_better = np.where(oriented[:, None] > oriented[None, :], adjusted, np.nan)
-        ranks = cluster_ranks(oriented, p_better, result.alpha)
+        ranks = cluster_ranks(oriented, p_better, result.alpha) if direction is not None else [None] * k
         rows = []
         for i in np.argsort(-oriented, kind="stable"):
             interval = sig.interval_of(resampled[i][:, s])

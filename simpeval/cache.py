@@ -37,9 +37,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "simpeval"
 
 
-SENTENCE, STATISTICS, CORPUS = "sentence", "statistics", "corpus"
-"""The engine's three kinds of entry: a batch's per-item scores, a batch's summed corpus
-statistics (BLEU's n-gram counts, say) and a whole input's corpus scores."""
+SENTENCE, STATISTICS, CORPUS, ITEM_STATISTICS = "sentence", "statistics", "corpus", "item-statistics"
+"""The engine's four kinds of entry: a batch's per-item scores, a batch's summed corpus
+statistics (BLEU's n-gram counts, say), a whole input's corpus scores, and a batch's per-item
+corpus statistics (what paired tests resample)."""
 
 
 def _dump(value: Any) -> str:
@@ -141,6 +142,8 @@ class MetricEntries:
             return lambda value: check_sentence_scores(value, self.metric.score_names(), n_items)
         if kind == CORPUS:
             return lambda value: check_corpus_scores(value, self.metric.score_names())
+        if kind == ITEM_STATISTICS:
+            return lambda value: check_item_statistics(value, n_items)
         return check_statistics
 
 
@@ -222,6 +225,20 @@ def check_statistics(value: Any) -> str | None:
         return f"a {type(value).__name__} instead of a list of statistics"
     if not all(_is_score(v) for v in value):
         return "a statistic that is not a finite number"
+    return None
+
+
+def check_item_statistics(value: Any, n: int) -> str | None:
+    """What is wrong with ``value`` as the per-item corpus statistics of ``n`` items (a list of
+    equally long lists of numbers), or None."""
+    if not isinstance(value, list) or len(value) != n:
+        return f"not a list of the statistics of {n} items"
+    for row in value:
+        problem = check_statistics(row)
+        if problem is not None:
+            return problem
+    if len({len(row) for row in value}) > 1:
+        return "items with different numbers of statistics"
     return None
 
 

@@ -5,13 +5,14 @@ The tests resample per-item statistics (:mod:`simpeval.significance`): the suffi
 of a corpus-level metric (:meth:`simpeval.Metric.corpus_statistics`, e.g. BLEU's n-gram
 counts), or the per-item scores of a metric whose corpus score is their mean. The systems are
 scored by the engine (:func:`simpeval.engine.execute.execute`, or
-:func:`simpeval.runner.compare_systems` for lists in memory); this module holds the result
-(:class:`Comparison`) and the statistics the tests run on.
+:func:`simpeval.runner.compare_systems` for lists in memory), which keeps those statistics as it
+scores (cached per batch, computed by its executor like any score, never recomputed here); this
+module holds the result (:class:`Comparison`) and runs the tests on them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -20,6 +21,7 @@ from simpeval.errors import UsageError
 if TYPE_CHECKING:
     import numpy as np
 
+    from simpeval.allpairs import AllPairs
     from simpeval.engine.metrics import MetricRequest
     from simpeval.engine.results import EvaluationResult
     from simpeval.significance import Interval, PairedTest, Scorer
@@ -51,6 +53,7 @@ class Comparison:
     test: str | None = None
     n_resamples: int | None = None
     seed: int | None = None
+    all_pairs: AllPairs | None = None  # every pair compared and ranked (simpeval.allpairs), when asked
 
     @property
     def baseline(self) -> SystemResult:
@@ -72,70 +75,51 @@ class Comparison:
 def run_tests(
     comparison: Comparison,
     requests: Sequence[MetricRequest],
-    sources: Sequence[str],
-    systems: Sequence[tuple[str, Sequence[str]]],
-    references: Sequence[Sequence[str]] | None,
     test: str,
     n_resamples: int | None,
     seed: int,
+    tick: Callable[[int], None] | None = None,
 ) -> None:
-    """Test every system of ``comparison`` against its baseline, filling ``tests`` and ``intervals``.
+    """Test every system of ``comparison`` against its baseline, filling ``tests`` and ``intervals``,
+    on the statistics the engine collected (:func:`simpeval.allpairs.statistics`); with the baseline alone, only its
+    intervals (sacrebleu's ``--confidence``).
 
-    :param systems: ``(name, outputs)`` in the comparison's order.
     :param n_resamples: bootstrap resamples (``"bs"``) or randomization trials (``"ar"``),
         None for the test's default. Every interval is a bootstrap over the same number of
         resamples, the baseline's included: ``n_resamples`` for ``"bs"``, the default
         1,000 for ``"ar"`` (as :func:`simpeval.significance.approximate_randomization` does).
+    :param tick: called with the resamples drawn as the tests go (a progress bar).
     """
     import numpy as np
 
     from simpeval import significance
+    from simpeval.allpairs import statistics
 
     n = n_resamples or (significance.BOOTSTRAP_SAMPLES if test == "bs" else significance.AR_TRIALS)
     interval_samples = n if test == "bs" else significance.BOOTSTRAP_SAMPLES
     comparison.n_resamples, comparison.seed = n, seed
     for request in requests:
-        gathered = [system_statistics(request, sources, outputs, references, system.result)
-                    for (_, outputs), system in zip(systems, comparison.systems)]
+        gathered = [statistics(request, system.result) for system in comparison.systems]  # what the run kept
         base_stats, scorer = gathered[0]
         for sub, interval in zip(request.report, significance.bootstrap_interval(
-                base_stats, scorer, np.random.default_rng(seed), interval_samples)):
+                base_stats, scorer, np.random.default_rng(seed), interval_samples, tick=tick)):
             comparison.baseline.intervals[sub] = interval
         for system, (stats, _) in zip(comparison.systems[1:], gathered[1:]):
             rng = np.random.default_rng(seed)
             if test == "bs":
-                tests = significance.paired_bootstrap(base_stats, stats, scorer, rng, n)
+                tests = significance.paired_bootstrap(base_stats, stats, scorer, rng, n, tick=tick)
             else:
-                tests = significance.approximate_randomization(base_stats, stats, scorer, rng, n)
+                tests = significance.approximate_randomization(base_stats, stats, scorer, rng, n, tick=tick)
             for sub, paired in zip(request.report, tests):
                 system.tests[sub] = paired
                 system.intervals[sub] = paired.interval
 
 
-def system_statistics(
-    request: MetricRequest,
-    sources: Sequence[str],
-    outputs: Sequence[str],
-    references: Sequence[Sequence[str]] | None,
-    result: EvaluationResult,
-) -> tuple[np.ndarray, Scorer]:
-    """Per-item statistics of one system for the request's sub-scores, and their scorer."""
-    import numpy as np
-
+def resampling_work(test: str, n_systems: int, n_resamples: int | None, n_metrics: int) -> int:
+    """How many resamples :func:`run_tests` draws: a progress bar's total."""
     from simpeval import significance
 
-    metric = request.metric
-    if not metric.corpus_level:
-        values = np.array([result.sentence_scores[sub] for sub in request.report], dtype=float).T
-        return significance.mean_statistics(values)
-    stats = metric.corpus_statistics(sources, outputs, references)
-    if stats is None:
-        raise UsageError(f'metric "{metric.name}" has a corpus score but no corpus statistics to resample: '
-                         "leave it out of a paired test (--paired-bs/--paired-ar)")
-    report = list(request.report)
-
-    def scorer(totals: np.ndarray) -> np.ndarray:
-        rows = [metric.corpus_score_from_statistics(row) for row in totals.tolist()]
-        return np.array([[scores[sub] for sub in report] for scores in rows], dtype=float)
-
-    return np.asarray(stats, dtype=float), scorer
+    n = n_resamples or (significance.BOOTSTRAP_SAMPLES if test == "bs" else significance.AR_TRIALS)
+    interval = n if test == "bs" else significance.BOOTSTRAP_SAMPLES
+    per_system = n if test == "bs" else n + interval
+    return n_metrics * (interval + (n_systems - 1) * per_system)

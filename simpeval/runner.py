@@ -32,6 +32,7 @@ from simpeval.engine.results import EvaluationResult, collect_result
 from simpeval.engine.sources import MemorySource
 
 if TYPE_CHECKING:
+    from simpeval.allpairs import Settings as AllPairsSettings
     from simpeval.cache import ScoreCache
     from simpeval.parallel import BatchExecutor
     from simpeval.run import Run
@@ -96,22 +97,26 @@ def compare_systems(
     progress: bool = False,
     executor: BatchExecutor | None = None,
     run: Run | None = None,
+    all_pairs: AllPairsSettings | None = None,
 ) -> Comparison:
-    """Score every system and, with ``test``, compare each with the first.
+    """Score every system and, with ``test``, compare each with the first; with ``all_pairs``, compare
+    every pair and rank them (``comparison.all_pairs``). Both run on the per-item statistics the engine
+    keeps while it scores (cached, computed by ``executor`` like any score).
 
     :param systems: ``(name, outputs)`` pairs, each aligned with ``sources``; the first is the baseline.
     :param test: ``"bs"`` (paired bootstrap, 1,000 resamples), ``"ar"`` (approximate
-        randomization, 10,000 trials) or None.
+        randomization, 10,000 trials) or None. ``"bs"`` with one system: its bootstrap intervals.
     :param n_resamples: resamples or trials instead of the test's default.
     :param seed: seeds a fresh generator per (system, metric): every system and metric is
         tested on the same resamples, as sacrebleu does, whatever the order of metrics.
     :param sentence_level: keep per-item scores in each result (needed anyway by a test).
     :param executor: where batches are scored (``--jobs``, ``--dask``; :mod:`simpeval.parallel`).
     :param run: as :func:`evaluate`'s.
+    :param all_pairs: the settings of :mod:`simpeval.allpairs` (resamples, AR trials, seed, Holm).
     """
     plan = Plan(requests, [System(name, MemorySource(sources, outputs, references)) for name, outputs in systems],
                 sentence_level=sentence_level, compare=True, test=test, n_resamples=n_resamples, seed=seed,
-                batch_size=batch_size, progress=progress)
+                batch_size=batch_size, progress=progress, all_pairs=all_pairs)
     return execute(plan, _checked_run(run, cache, executor), cache=cache, executor=executor)
 
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 Scorer = Callable[[np.ndarray], np.ndarray]
+Tick = Callable[[int], None]
+"""Called with the number of resamples (or trials) drawn, after each chunk: a progress bar."""
 BOOTSTRAP_SAMPLES = 1000
 AR_TRIALS = 10000
 _CHUNK_CELLS = 1 << 22  # rows x items materialised at once (about 32 MB of float64)
@@ -44,6 +46,12 @@ permutation test cannot give a two-sided p-value below ``2 / 2**n`` (0.0625 for 
 no difference on fewer than 6 items is significant at 0.05; resampling tests would still
 print p = 0.001 there (every resample of one item is that item). Below this, both tests
 report p = NaN: no claim either way."""
+
+
+MIN_INTERVAL_RESAMPLES = 40
+"""The fewest resamples a 95% percentile interval is made of: :func:`interval_of` cuts ``n // 40``
+resamples from each tail, so with fewer it would cut none and report the range of a handful of
+resamples (with one, a single resampled score that need not contain the score itself)."""
 
 
 @dataclass(frozen=True)
@@ -75,15 +83,16 @@ class PairedTest:
         """Whether p < ``alpha`` (never on fewer than :data:`MIN_PAIRED_ITEMS` items: p is NaN there)."""
         return self.p_value < alpha
 
-    def verdict(self, higher_is_better: bool, alpha: float = 0.05) -> str | None:
+    def verdict(self, higher_is_better: bool | None, alpha: float = 0.05) -> str | None:
         """``"better"`` or ``"worse"``: the system against the baseline when they differ significantly,
-        in the score's direction (lower FKGL is better); None otherwise.
+        in the score's direction (lower FKGL is better); None otherwise, and for a feature without a
+        direction (``higher_is_better`` None: a compression ratio is neither).
 
         A significance mark must say which way the difference goes: a bare star on the tested system
         reads as an improvement even where the system is significantly worse. Every output of a
         paired test against a baseline (terminal, Markdown, LaTeX, JSON, the report) marks with this.
         """
-        if not self.significant(alpha):
+        if higher_is_better is None or not self.significant(alpha):
             return None
         return "better" if (self.score > self.baseline) == higher_is_better else "worse"
 
@@ -162,15 +171,16 @@ def p_value(null_samples: np.ndarray, observed: float) -> float:
 
 
 def bootstrap_interval(
-    stats: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_samples: int = BOOTSTRAP_SAMPLES
+    stats: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_samples: int = BOOTSTRAP_SAMPLES,
+    tick: Tick | None = None,
 ) -> list[Interval]:
     """Bootstrap mean and 95% interval of each of the scorer's sub-scores for one system."""
-    (scores,) = resampled_systems(rng, n_samples, stats, scorer=scorer)
+    (scores,) = resampled_systems(rng, n_samples, stats, scorer=scorer, tick=tick)
     return [interval_of(scores[:, j]) for j in range(scores.shape[1])]
 
 
 def resampled_systems(rng: np.random.Generator, n_samples: int, *systems: np.ndarray,
-                      scorer: Scorer) -> list[np.ndarray]:
+                      scorer: Scorer, tick: Tick | None = None) -> list[np.ndarray]:
     """Each system's scores on the same ``n_samples`` resamples of its items, ``(n_samples, s)`` each.
 
     The resamples are drawn a chunk of rows at a time (:func:`_chunks`), so memory stays
@@ -186,6 +196,8 @@ def resampled_systems(rng: np.random.Generator, n_samples: int, *systems: np.nda
         weights = bootstrap_weights(n_items, chunk.stop - chunk.start, rng)
         for collected, stats in zip(scores, systems):
             collected.append(_resampled_scores(weights, stats, scorer))
+        if tick is not None:
+            tick(chunk.stop - chunk.start)
     return [np.concatenate(collected) for collected in scores]
 
 
@@ -214,6 +226,7 @@ def paired_bootstrap(
     scorer: Scorer,
     rng: np.random.Generator,
     n_samples: int = BOOTSTRAP_SAMPLES,
+    tick: Tick | None = None,
 ) -> list[PairedTest]:
     """Paired bootstrap resampling test of ``system`` against ``baseline``, per sub-score.
 
@@ -223,7 +236,7 @@ def paired_bootstrap(
     The same resamples give the system's 95% interval.
     """
     baseline, system = _check_pair(baseline, system)
-    base_scores, sys_scores = resampled_systems(rng, n_samples, baseline, system, scorer=scorer)
+    base_scores, sys_scores = resampled_systems(rng, n_samples, baseline, system, scorer=scorer, tick=tick)
     base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
     tests = []
     for j in range(sys_scores.shape[1]):
@@ -241,6 +254,7 @@ def approximate_randomization(
     rng: np.random.Generator,
     n_trials: int = AR_TRIALS,
     n_confidence: int = BOOTSTRAP_SAMPLES,
+    tick: Tick | None = None,
 ) -> list[PairedTest]:
     """Paired approximate randomization test of ``system`` against ``baseline``, per sub-score.
 
@@ -250,15 +264,16 @@ def approximate_randomization(
     The system's 95% interval comes from ``n_confidence`` bootstrap resamples.
     """
     baseline, system = _check_pair(baseline, system)
-    p_values = ar_p_values(baseline, system, scorer, rng, n_trials)
+    p_values = ar_p_values(baseline, system, scorer, rng, n_trials, tick)
     base_full, sys_full = _full_scores(baseline, scorer), _full_scores(system, scorer)
-    intervals = bootstrap_interval(system, scorer, rng, n_confidence)
+    intervals = bootstrap_interval(system, scorer, rng, n_confidence, tick)
     return [PairedTest(float(sys_full[j]), float(base_full[j]), float(p_values[j]), intervals[j])
             for j in range(len(p_values))]
 
 
 def ar_p_values(
-    baseline: np.ndarray, system: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_trials: int = AR_TRIALS
+    baseline: np.ndarray, system: np.ndarray, scorer: Scorer, rng: np.random.Generator, n_trials: int = AR_TRIALS,
+    tick: Tick | None = None,
 ) -> np.ndarray:
     """The approximate-randomization p-value of each sub-score (see :func:`approximate_randomization`);
     NaN on fewer than :data:`MIN_PAIRED_ITEMS` items (the trials are still drawn, so the generator
@@ -273,6 +288,8 @@ def ar_p_values(
         pseudo_a = swaps @ delta + sys_total  # baseline's item where swaps==1, else the system's
         pseudo_b = both_total - pseudo_a
         null.append(np.abs(_as_2d(scorer(pseudo_a)) - _as_2d(scorer(pseudo_b))))
+        if tick is not None:
+            tick(chunk.stop - chunk.start)
     null_diffs = np.concatenate(null)
     observed = np.abs(_full_scores(system, scorer) - _full_scores(baseline, scorer))
     if not enough_items(len(baseline)):

@@ -12,8 +12,9 @@ it from misleading:
   sub-score's direction: the first system's cell when it beats a system, that system's cell when
   it beats the first; the terminal writes ``better`` or ``worse`` (than the first) after a
   p-value below 0.05, never a bare star that would read as an improvement;
-- in the terminal, a table wider than ``width`` (the terminal's) becomes a long table, one row per
-  sub-score and system, which any width can show. Markdown, LaTeX, CSV and JSON are always complete.
+- a terminal table wider than ``width`` (the terminal's; :data:`REDIRECTED_WIDTH` in a file or a pipe,
+  where seven systems made a 756-character line) becomes a long table, one row per sub-score and
+  system, which any width can show. Markdown, LaTeX, CSV and JSON are always complete.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ from simpeval.tables import column_decimals, format_cell, render
 if TYPE_CHECKING:
     from simpeval.compare import Comparison
 
-__all__ = ["LEGEND", "TERMINAL_LEGEND", "better_cells", "format_systems"]
+__all__ = ["LEGEND", "REDIRECTED_WIDTH", "TERMINAL_LEGEND", "better_cells", "format_systems"]
+
+REDIRECTED_WIDTH = 160
+"""The widest terminal table written to a file or a pipe (read in a pager, a review, an e-mail)."""
 
 LEGEND = "bold: the better system of a pair that differs significantly (p < 0.05; each system against the first)"
-TERMINAL_LEGEND = "better/worse: significantly (p < 0.05) better or worse than the first system, in the metric's direction"
+TERMINAL_LEGEND = ("better/worse: significantly (p < 0.05) better or worse than the first system, in the metric's "
+                   "direction (features without one, such as qe-compression, get no label)")
 
 
 def format_systems(comparison: Comparison, fmt: str, width: int | None = None) -> str:

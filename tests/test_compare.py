@@ -15,7 +15,7 @@ from click.testing import CliRunner
 import simpeval.compare
 from simpeval import significance
 from simpeval.cli import cli
-from simpeval.compare import system_statistics
+from simpeval.allpairs import statistics
 from simpeval.registry import load_registry
 from simpeval.runner import compare_systems, resolve_metrics
 
@@ -30,7 +30,7 @@ def test_the_baseline_interval_uses_the_paired_bootstrap_s_resample_count(n):
     requests = resolve_metrics(load_registry(autoload=False), ["bleu"])
     comparison = compare_systems(requests, SOURCES, [("base", BASE), ("better", BETTER)], REFERENCES,
                                  test="bs", n_resamples=n, seed=7)
-    stats, scorer = system_statistics(requests[0], SOURCES, BASE, REFERENCES, comparison.baseline.result)
+    stats, scorer = statistics(requests[0], comparison.baseline.result)
     [expected] = significance.bootstrap_interval(stats, scorer, np.random.default_rng(7), n)
     [thousand] = significance.bootstrap_interval(stats, scorer, np.random.default_rng(7), 1000)
     assert comparison.baseline.intervals["bleu"] == expected
@@ -43,7 +43,7 @@ def test_approximate_randomization_keeps_bootstrap_intervals_of_the_default_size
     requests = resolve_metrics(load_registry(autoload=False), ["bleu"])
     comparison = compare_systems(requests, SOURCES, [("base", BASE), ("better", BETTER)], REFERENCES,
                                  test="ar", n_resamples=300, seed=7)
-    stats, scorer = system_statistics(requests[0], SOURCES, BASE, REFERENCES, comparison.baseline.result)
+    stats, scorer = statistics(requests[0], comparison.baseline.result)
     [expected] = significance.bootstrap_interval(stats, scorer, np.random.default_rng(7),
                                                  significance.BOOTSTRAP_SAMPLES)
     assert comparison.baseline.intervals["bleu"] == expected  # as the other systems' intervals are drawn

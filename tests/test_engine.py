@@ -44,7 +44,7 @@ def test_every_way_in_scores_through_the_engine(scored, tmp_path, data_dir):
     evaluate(resolve_metrics(registry, ["bleu"]), SOURCES, OUTPUTS, REFERENCES)
     assert scored == [12]
     compare_systems(resolve_metrics(registry, ["bleu"]), SOURCES, [("a", OUTPUTS), ("b", SOURCES)], REFERENCES,
-                    test="bs", n_resamples=20)
+                    test="bs", n_resamples=40)
     assert scored[1:] == [12, 12]
     for name, lines in (("orig", SOURCES), ("sys", OUTPUTS), ("ref", [r[0] for r in REFERENCES])):
         (tmp_path / f"{name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -92,8 +92,8 @@ def test_a_plan_that_cannot_run_is_refused_before_any_input_is_read():
     with pytest.raises(UsageError, match="no system outputs"):
         engine.execute(Plan(requests, []))
     one = [System("a", MemorySource(SOURCES, OUTPUTS))]
-    with pytest.raises(UsageError, match="a paired test needs a baseline and at least one more system"):
-        engine.execute(Plan(requests, one, test="bs"))
+    with pytest.raises(UsageError, match="--paired-ar needs a baseline and at least one more system"):
+        engine.execute(Plan(requests, one, test="ar"))  # one system's bootstrap intervals: --paired-bs
     with pytest.raises(ValueError, match="unknown paired test 'tt'"):
         engine.execute(Plan(requests, one * 2, test="tt"))
 

@@ -76,7 +76,7 @@ def test_a_missing_test_set_file_names_itself_and_its_source(tmp_path):
     (["--test-set", "asset_tset"], 'unknown test set "asset_tset": choose one of asset_test'),
     (["--test-set", "asset_test", "--orig", "x"], "--test-set supplies --orig and --refs"),
     (["--test-set", "asset_test", "--paired-bs", "--paired-ar"], "--paired-bs and --paired-ar are two tests"),
-    (["--test-set", "asset_test", "--paired-bs"], "a paired test needs a baseline and at least one more system"),
+    (["--test-set", "asset_test", "--paired-ar"], "--paired-ar needs a baseline and at least one more system"),
 ])
 def test_bad_test_set_options_are_one_line(data_dir, outputs, args, message):
     result = run("evaluate", *args, "--sys", outputs / "ACCESS", "--data-dir", data_dir)

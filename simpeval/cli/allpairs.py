@@ -1,8 +1,8 @@
 """``simpeval evaluate --sys A --sys B ... --all-pairs``: every pair of systems, and a ranking per sub-score.
 
-The command scores the systems as ``--paired-bs`` does (:func:`simpeval.runner.compare_systems`),
-takes each metric's per-item statistics and sentence scores, and hands them to
-:func:`simpeval.allpairs.compare_all_pairs`; this module only gathers and formats.
+The engine scores the systems and compares every pair on the statistics it collected
+(:func:`simpeval.runner.compare_systems` with ``all_pairs``: cached, ``--jobs``/``--dask`` like any
+scoring); this module only parses and formats.
 
 Formats: ``table``/``markdown``/``latex`` print one ranking table (a row per system, best first by
 the first sub-score; per sub-score its score, 95% bootstrap interval and significance cluster),
@@ -18,14 +18,11 @@ import click
 
 from simpeval.errors import UsageError
 
-PLAIN_BOOTSTRAP = 1000  # sacrebleu's default, without Holm's correction
-ALL_PAIRS_AR = 1000
-
-
 def run_all_pairs(given) -> None:
-    """Score the systems ``given`` (the parsed ``evaluate`` options), compare every pair and print the
-    ranking (see the module docstring)."""
-    from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
+    """Score the systems ``given`` (the parsed ``evaluate`` options) and compare every pair in the engine
+    (:func:`simpeval.runner.compare_systems` with ``all_pairs``), then print the ranking (see the module
+    docstring)."""
+    from simpeval.allpairs import Settings
     from simpeval.cache import ScoreCache
     from simpeval.cli.easse_notes import easse_warnings
     from simpeval.fileio import write_output
@@ -47,25 +44,20 @@ def run_all_pairs(given) -> None:
     from simpeval.cli.language import test_set_language
 
     requests = resolve_metrics(registry(), specs, given.resolved_preset(), test_set_language(given.lang, given.test_set))
+    settings = Settings.from_options(given.paired_n, test, given.seed, given.holm)
     with open_executor(given.jobs, given.dask) as executor:
         comparison = compare_systems(
-            requests, sources, systems, references, sentence_level=True,
+            requests, sources, systems, references, all_pairs=settings,
             cache=None if given.no_cache else ScoreCache(given.cache_dir), batch_size=given.batch_size,
             progress=sys.stderr.isatty() if given.progress is None else given.progress, executor=executor,
         )
     if given.easse_defaults:
         for line in easse_warnings(requests):
             click.echo(line, err=True)
-    metrics = gather_statistics(requests, sources, systems, references, comparison)
-    n_bootstrap = given.paired_n or (HOLM_BOOTSTRAP if given.holm else PLAIN_BOOTSTRAP)
-    n_pairs = len(systems) * (len(systems) - 1) // 2
-    if given.holm and n_pairs / (n_bootstrap + 1) >= 0.05:
-        click.echo(f"warning: with {n_bootstrap} resamples, Holm's correction over {n_pairs} pairs cannot reach "
-                   "p < 0.05: every system shares rank 1; raise --paired-n or pass --no-holm", err=True)
-    result = compare_all_pairs([name for name, _ in systems], metrics, n_bootstrap=n_bootstrap,
-                               n_ar=(given.paired_n or ALL_PAIRS_AR) if test == "ar" else None, seed=given.seed,
-                               use_holm=given.holm)
-    write_output(format_all_pairs(result, comparison.signatures, given.fmt), given.output)
+    warning = settings.holm_warning(len(systems))
+    if warning:
+        click.echo(f"warning: {warning}", err=True)
+    write_output(format_all_pairs(comparison.all_pairs, comparison.signatures, given.fmt), given.output)
     echo_few_items_note(len(sources), "; every system shares rank 1")
     if given.fmt not in ("json", "csv"):
         for name in comparison.score_names:

@@ -31,6 +31,7 @@ class EvaluateOptions:
     sys_dir: str | None
     paired_bs: bool
     paired_ar: bool
+    confidence: bool
     all_pairs: bool
     holm: bool
     paired_n: int | None
@@ -77,7 +78,8 @@ class EvaluateOptions:
         from simpeval.errors import UsageError
 
         orig, refs, sys_paths, test = resolve_inputs(self.orig_path, self.refs_paths, self.test_set, self.data_dir,
-                                                     self.sys_paths, self.sys_dir, self.paired_bs, self.paired_ar)
+                                                     self.sys_paths, self.sys_dir, self.paired_bs or self.confidence,
+                                                     self.paired_ar)
         check_not_an_input(self.output, (orig, *refs, *sys_paths))
         specs = with_analysis(self.metric_specs, bool(refs)) if self.analysis else self.metric_specs
         progress = sys.stderr.isatty() if self.progress is None else self.progress
@@ -102,8 +104,10 @@ class EvaluateOptions:
             raise UsageError("--sentence-level scores one system: drop it, or score each system on its own")
         sources, systems, references = read_systems(orig, sys_paths, refs)
         fmt = self.fmt
-        # a terminal table wider than the terminal is printed long (simpeval.systems_table)
-        width = shutil.get_terminal_size().columns if self.output is None and sys.stdout.isatty() else None
+        # a table wider than the terminal, or than REDIRECTED_WIDTH in a file or pipe, is printed long
+        from simpeval.systems_table import REDIRECTED_WIDTH
+
+        width = shutil.get_terminal_size().columns if self.output is None and sys.stdout.isatty() else REDIRECTED_WIDTH
         return Plan(systems=[System(name, MemorySource(sources, outputs, references)) for name, outputs in systems],
                     test=test, n_resamples=self.paired_n, seed=self.seed,
                     output=Output(self.output, fmt, lambda comparison, _: format_comparison(comparison, fmt, width)),
@@ -118,6 +122,7 @@ class EvaluateOptions:
 @click.option("-t", "--test-set", default=None, metavar="NAME", help="Take --orig and --refs from a named test set (see `simpeval test-sets`).")
 @click.option("--sys-dir", default=None, type=click.Path(file_okay=False), help="Compare every file in this directory (sorted by name) as a system.")
 @click.option("--paired-bs", is_flag=True, help="Paired bootstrap resampling of each system against the first (1,000 resamples).")
+@click.option("--confidence", is_flag=True, help="Bootstrap 95% interval of every score (sacrebleu's --confidence; 1,000 resamples, --paired-n): the paired bootstrap, which with one system gives only the intervals.")
 @click.option("--paired-ar", is_flag=True, help="Paired approximate randomization of each system against the first (10,000 trials).")
 @click.option("--all-pairs", is_flag=True, help="Compare every pair of systems (paired bootstrap, t-test on sentence scores, win/tie/loss; with --paired-ar also approximate randomization) and rank them into significance clusters per sub-score.")
 @click.option("--holm/--no-holm", default=True, show_default=True, help="--all-pairs: rank on Holm-corrected p-values.")

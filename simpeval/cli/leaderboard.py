@@ -7,6 +7,7 @@ import time
 
 import click
 
+from simpeval.cli.meta_evaluate import interval_resamples
 from simpeval.cli.parallel import parallel_options
 from simpeval.datadir import DATA_DIR_HELP
 
@@ -24,10 +25,10 @@ FORMATS = ("markdown", "html", "json")
               default="pearson", show_default=True)
 @click.option("--significance", type=click.Choice(("williams", "permutation")), default=None,
               help="Test behind the clusters (default: williams for Pearson, permutation otherwise).")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Bootstrap resamples of each 95% interval (0: none).")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=1000, show_default=True, callback=interval_resamples,
+              help="Bootstrap resamples of each 95% interval (0: none; else at least 40).")
 @click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling.")
 @click.option("--split", type=click.Choice(("test",)), default=None,
               help="Only the items of the test split, on datasets that declare splits (others: all items).")
 @click.option("--level", type=click.Choice(("sentence", "document")), default="sentence", show_default=True,

@@ -16,6 +16,17 @@ from simpeval.metaeval import AVERAGING, CORRELATIONS, FORMATS, LEVELS, SIGNIFIC
 REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 
 
+def interval_resamples(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """``--bootstrap N``: 0 (no interval) or enough resamples for a 95% percentile interval; one resample
+    gave an "interval" of one resampled r, which need not contain r."""
+    from simpeval.significance import MIN_INTERVAL_RESAMPLES
+
+    if 0 < value < MIN_INTERVAL_RESAMPLES:
+        raise UsageError(f"--bootstrap {value} is too few resamples for a 95% interval (each 2.5% tail needs one): "
+                         f"give --bootstrap {MIN_INTERVAL_RESAMPLES} or more, or 0 for no interval")
+    return value
+
+
 @click.command("meta-evaluate")
 @click.option("--dataset", default=None, help="A dataset name (see `simpeval datasets list`); required unless "
               "--perturbations.")
@@ -56,8 +67,8 @@ REFERENCE_CHOICES = ("asset", "turkcorpus", "hsplit", "all", "selected")
 @click.option("--alpha", type=click.FloatRange(0, 1), default=0.05, show_default=True)
 @click.option("--resamples", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Permutation-test resamples.")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Bootstrap resamples for 95%% confidence intervals of r (0: none; pairwise datasets and "
+@click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True, callback=interval_resamples,
+              help="Bootstrap resamples for 95%% confidence intervals of r (0: none, else at least 40; pairwise datasets and "
                    "--perturbations: 1000).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling tests.")
 @click.option("--scores", "score_paths", multiple=True, type=click.Path(dir_okay=False, path_type=Path),

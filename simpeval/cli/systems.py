@@ -109,7 +109,10 @@ def echo_comparison_notes(comparison, fmt: str) -> None:
     note = bleu_casing_note(comparison.signatures.values())
     if note:
         click.echo(note, err=True)
-    if comparison.test is not None:
+    if comparison.test is not None and len(comparison.systems) == 1:
+        click.echo(f"# bootstrap, {comparison.n_resamples} resamples, seed {comparison.seed}: "
+                   "score (95% percentile interval)", err=True)
+    elif comparison.test is not None:
         label = "paired bootstrap" if comparison.test == "bs" else "approximate randomization"
         from simpeval.systems_table import LEGEND, TERMINAL_LEGEND
 

@@ -8,7 +8,7 @@ on it. :func:`score_batch` runs every metric on one batch, here or in a worker o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -46,14 +46,17 @@ class Batch:
 
 @dataclass(frozen=True)
 class Task:
-    """What one metric computes on one batch: sentence scores, corpus statistics, or both."""
+    """What one metric computes on one batch: sentence scores, summed corpus statistics, and the
+    per-item corpus statistics (what paired tests resample), as asked."""
 
     sentences: bool
     statistics: bool
+    item_statistics: bool = False
 
 
-BatchScores = list[tuple["dict[str, list[float]] | None", Any]]
-"""Per metric: its sentence scores on a batch (or None) and its summed corpus statistics (or None)."""
+BatchScores = list[tuple["dict[str, list[float]] | None", Any, "list[list[float]] | None"]]
+"""Per metric: its sentence scores on a batch, its summed corpus statistics and its per-item
+corpus statistics (each None when not asked)."""
 
 
 def make_batches(
@@ -72,20 +75,26 @@ def make_batches(
     ]
 
 
-def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: Batch) -> BatchScores:
+def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: Batch,
+                done: Callable[[], None] | None = None) -> BatchScores:
     """Every metric's sentence scores and corpus statistics on ``batch``, as ``tasks`` ask.
 
     Metrics run one after the other on the same batch, so the texts they share are
-    counted once while they are in the run's store.
+    counted once while they are in the run's store. ``done`` is called after each metric with
+    a task (a progress bar over scores moves while a long batch is scored).
     """
     results: BatchScores = []
     for metric, task in zip(metrics, tasks):
-        per_item = stats = None
+        per_item = stats = rows = None
         if task is not None and task.sentences:
             per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
-        if task is not None and task.statistics:
-            stats = column_sums(metric.corpus_statistics(*batch.inputs) or ())
-        results.append((per_item, stats))
+        if task is not None and (task.statistics or task.item_statistics):
+            item_rows = metric.corpus_statistics(*batch.inputs) or ()  # once for the sums and the rows
+            stats = column_sums(item_rows) if task.statistics else None
+            rows = [list(row) for row in item_rows] if task.item_statistics else None
+        results.append((per_item, stats, rows))
+        if task is not None and done is not None:
+            done()
     return results
 
 

@@ -21,12 +21,13 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from simpeval.fileio import StagedOutput
-from simpeval.compare import Comparison, SystemResult, run_tests
+from simpeval.compare import Comparison, SystemResult, resampling_work, run_tests
 from simpeval.cache import CORPUS, EntryInputs, MetricEntries
 from simpeval.engine.metrics import MetricSpecs, has_corpus_statistics, signature_with_nrefs, streamable
 from simpeval.engine.results import EvaluationResult, collect_result, corpus_scores
-from simpeval.engine.scoring import Collected, progress_bar, scored_batches
+from simpeval.engine.scoring import Collected, scored_batches
 from simpeval.engine.sources import MemorySource
+from simpeval.progress import progress_bar
 from simpeval.run import Run
 from simpeval.tables import csv_cells
 
@@ -82,8 +83,13 @@ def score_source(
     batch_size: int,
     progress: bool = False,
     output: Output | None = None,
+    item_statistics: bool = False,
 ) -> EvaluationResult:
-    """Score one open source with every metric, batch by batch (see the module docstring)."""
+    """Score one open source with every metric, batch by batch (see the module docstring).
+
+    :param item_statistics: keep the per-item corpus statistics of every corpus-level metric that has
+        them (cached per batch, computed by the executor like any score): what paired tests resample.
+    """
     n_items = source.count()
     requests = requests_for(requested, source.has_references)
     if not isinstance(source, MemorySource) and not streamable(requests):
@@ -104,20 +110,23 @@ def score_source(
     statistics = [corpus_level and m.corpus_level and i not in corpus and has_corpus_statistics(m) and n_items != 0
                   for i, m in enumerate(metrics)]
     sentences = [sentence_level or (corpus_level and not m.corpus_level) for m in metrics]
+    rows = [item_statistics and m.corpus_level and has_corpus_statistics(m) and n_items != 0 for m in metrics]
     rows_now = output is not None and sentence_level and output.fmt == "csv" and source.ids is None
     collected = Collected(metrics, keep=[(sentence_level and not rows_now) or (corpus_level and not m.corpus_level)
                                           for m in metrics])
     columns = [(i, sub) for i, request in enumerate(requests) for sub in request.report]
     batches = source.batches(batch_size) if whole is not None else _checked(metrics, source.batches(batch_size))
     total = None if n_items is None else n_items * len(metrics)
-    with _staged(output) as staged, progress_bar(total, progress) as bar:
+    # the bar counts scores, one per item and metric: a metric that finishes a batch moves it
+    with _staged(output) as staged, progress_bar(total, progress, desc="scoring", unit="score") as bar:
         writer = csv.writer(staged.handle, lineterminator="\n") if rows_now else None
         if writer is not None:
             writer.writerow(["index", *(sub for _, sub in columns)])
         seen = 0
-        for batch, values, stats in scored_batches(metrics, signatures, sentences, statistics, batches,
-                                                   cache=run.cache, executor=run.executor, bar=bar):
-            collected.add(values, stats)
+        for batch, values, stats, item_rows in scored_batches(metrics, signatures, sentences, statistics, batches,
+                                                              cache=run.cache, executor=run.executor, bar=bar,
+                                                              item_statistics=rows):
+            collected.add(values, stats, item_rows)
             seen += len(batch)
             if writer is not None:
                 writer.writerows(csv_cells([batch.start + j, *(values[i][sub][j] for i, sub in columns)])
@@ -131,7 +140,8 @@ def score_source(
                         MetricEntries(run.cache, metric, signatures[i]).put(CORPUS, keyed, corpus[i], fields[i])
         result = collect_result(requests, signatures, seen,
                                 collected.items if sentence_level and not rows_now else None,
-                                corpus if corpus_level else None)
+                                corpus if corpus_level else None,
+                                [kept if wanted else None for kept, wanted in zip(collected.item_statistics, rows)])
         if staged is not None:
             if not rows_now:
                 staged.write(output.render(result, source.ids))
@@ -159,21 +169,33 @@ def _cached_corpus(
 
 
 def _compare(plan: Plan, run: Run) -> Comparison:
-    """Every system scored in ``run``, then tested against the first when the plan asks."""
+    """Every system scored in ``run``, then tested against the first and every pair compared, as the
+    plan asks: on the per-item statistics and sentence scores the run kept while it scored (cached per
+    batch and computed by the run's executor like any score)."""
     systems = []
     for system in plan.systems:
         with system.source as source:
             systems.append((system.name, source.in_memory()))
     requests = requests_for(plan.metrics, systems[0][1].has_references)
-    results = [SystemResult(name, score_source(requests, source, run, sentence_level=plan.sentence_level
-                                               or plan.test is not None, corpus_level=True,
-                                               batch_size=plan.batch_size, progress=plan.progress))
+    tested = plan.test is not None or plan.all_pairs is not None
+    results = [SystemResult(name, score_source(requests, source, run, sentence_level=plan.sentence_level or tested,
+                                               corpus_level=True, batch_size=plan.batch_size, progress=plan.progress,
+                                               item_statistics=tested))
                for name, source in systems]
     comparison = Comparison(results, plan.test)
     if plan.test is not None:
-        base = systems[0][1]
-        run_tests(comparison, requests, base.sources, [(name, source.outputs) for name, source in systems],
-                  base.references, plan.test, plan.n_resamples, plan.seed)
+        with progress_bar(resampling_work(plan.test, len(systems), plan.n_resamples, len(requests)), plan.progress,
+                          desc="resampling", unit="resample") as bar:
+            run_tests(comparison, requests, plan.test, plan.n_resamples, plan.seed, tick=bar.update)
+    if plan.all_pairs is not None:
+        from simpeval.allpairs import compare_all_pairs, gather_statistics  # numpy and scipy: only now
+
+        settings = plan.all_pairs
+        with progress_bar(settings.work(len(systems), len(requests)), plan.progress, desc="resampling",
+                          unit="resample") as bar:
+            comparison.all_pairs = compare_all_pairs(
+                [name for name, _ in systems], gather_statistics(requests, comparison), n_bootstrap=settings.n_bootstrap,
+                n_ar=settings.n_ar, seed=settings.seed, alpha=settings.alpha, use_holm=settings.holm, tick=bar.update)
     if plan.output is not None:
         with _staged(plan.output) as staged:
             staged.write(plan.output.render(comparison, None))

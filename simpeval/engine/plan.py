@@ -18,6 +18,7 @@ from simpeval.engine.batches import DEFAULT_BATCH_SIZE
 from simpeval.errors import UsageError
 
 if TYPE_CHECKING:
+    from simpeval.allpairs import Settings as AllPairsSettings
     from simpeval.engine.metrics import MetricRequest, MetricSpecs
     from simpeval.engine.sources import LineFileSource, MemorySource
 
@@ -64,10 +65,13 @@ class Plan:
     :param compare: return a :class:`~simpeval.compare.Comparison` (default: with several
         systems or a paired test).
     :param test: ``"bs"`` (paired bootstrap, 1,000 resamples), ``"ar"`` (approximate
-        randomization, 10,000 trials) or None: each system against the first.
+        randomization, 10,000 trials) or None: each system against the first. ``"bs"`` with one
+        system gives its bootstrap intervals (sacrebleu's ``--confidence``).
     :param n_resamples: resamples or trials of the test instead of its default; the
         baseline's bootstrap interval uses the same number.
     :param seed: seeds a fresh generator per (system, metric), as sacrebleu does.
+    :param all_pairs: also compare every pair of systems and rank them (:mod:`simpeval.allpairs`), on
+        the statistics the run collects.
     :param output: where the result is written (None: only returned).
     """
 
@@ -81,11 +85,14 @@ class Plan:
     seed: int = DEFAULT_SEED
     batch_size: int = DEFAULT_BATCH_SIZE
     progress: bool = False
+    all_pairs: AllPairsSettings | None = None
     output: Output | None = None
 
     @property
     def compares(self) -> bool:
-        return self.compare if self.compare is not None else (len(self.systems) > 1 or self.test is not None)
+        if self.compare is not None:
+            return self.compare
+        return len(self.systems) > 1 or self.test is not None or self.all_pairs is not None
 
     def check(self) -> None:
         """Refuse a plan that cannot run, before any input is read."""
@@ -93,7 +100,24 @@ class Plan:
             raise UsageError("no system outputs: pass --sys FILE (repeatable) or --sys-dir DIR")
         if self.test is not None and self.test not in PAIRED_TESTS:
             raise ValueError(f"unknown paired test {self.test!r}; choose from {', '.join(PAIRED_TESTS)}")
-        if self.test is not None and len(self.systems) < 2:
-            raise UsageError("a paired test needs a baseline and at least one more system: repeat --sys")
+        if self.test == "ar" and len(self.systems) < 2:
+            raise UsageError("--paired-ar needs a baseline and at least one more system: repeat --sys "
+                             "(--paired-bs or --confidence with one system give its confidence interval)")
+        self._check_interval_resamples()
+        if self.all_pairs is not None and len(self.systems) < 2:
+            raise UsageError("--all-pairs compares systems: give two or more (--sys A --sys B, or --sys-dir DIR)")
         if len(self.systems) > 1 and not self.compares:
             raise ValueError("a plan of several systems compares them: leave compare unset or True")
+
+    def _check_interval_resamples(self) -> None:
+        """Refuse bootstrap intervals of too few resamples (:data:`simpeval.significance.MIN_INTERVAL_RESAMPLES`)."""
+        resamples = [self.all_pairs.n_bootstrap] if self.all_pairs is not None else []
+        if self.test == "bs" and self.n_resamples is not None:
+            resamples.append(self.n_resamples)
+        if not resamples:
+            return
+        from simpeval.significance import MIN_INTERVAL_RESAMPLES  # numpy: only when there is an interval
+
+        if min(resamples) < MIN_INTERVAL_RESAMPLES:
+            raise UsageError(f"--paired-n {min(resamples)} is too few bootstrap resamples for a 95% interval "
+                             f"(each 2.5% tail needs one): give --paired-n {MIN_INTERVAL_RESAMPLES} or more")

@@ -25,9 +25,12 @@ class EvaluationResult:
 
     n_items: int
     signatures: dict[str, str] = field(default_factory=dict)
-    higher_is_better: dict[str, bool] = field(default_factory=dict)
+    higher_is_better: dict[str, bool | None] = field(default_factory=dict)  # None: a feature, no direction
     sentence_scores: dict[str, list[float]] = field(default_factory=dict)
     corpus_scores: dict[str, float] = field(default_factory=dict)
+    item_statistics: dict[str, list[list[float]]] = field(default_factory=dict)
+    """Per sub-score of a corpus-level metric, its metric's per-item corpus statistics (one list per
+    item), when the run kept them (paired tests): the same list for every sub-score of a metric."""
 
     @property
     def score_names(self) -> list[str]:
@@ -41,18 +44,22 @@ def collect_result(
     n_items: int,
     per_item: Sequence[dict[str, list[float]] | None] | None,
     corpus: dict[int, dict[str, float]] | None,
+    item_statistics: Sequence[list[list[float]] | None] = (),
 ) -> EvaluationResult:
-    """The reported sub-scores of each request: per item (``per_item``, by metric, when given)
-    and per corpus (``corpus``, by metric index, when given)."""
+    """The reported sub-scores of each request: per item (``per_item``, by metric, when given),
+    per corpus (``corpus``, by metric index, when given) and their metric's per-item statistics
+    (``item_statistics``, by metric, where not None)."""
     result = EvaluationResult(n_items=n_items)
     for i, request in enumerate(requests):
         for sub in request.report:
             result.signatures[sub] = signatures[i]
-            result.higher_is_better[sub] = request.metric.is_higher_better(sub)
+            result.higher_is_better[sub] = request.metric.declared_direction(sub)
             if per_item is not None and per_item[i] is not None:
                 result.sentence_scores[sub] = per_item[i][sub]
             if corpus is not None:
                 result.corpus_scores[sub] = corpus[i][sub]
+            if i < len(item_statistics) and item_statistics[i] is not None:
+                result.item_statistics[sub] = item_statistics[i]
     return result
 
 

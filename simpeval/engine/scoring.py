@@ -18,7 +18,7 @@ from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from simpeval.engine.batches import Batch, Task, score_batch
-from simpeval.cache import SENTENCE, STATISTICS, EntryInputs, MetricEntries
+from simpeval.cache import ITEM_STATISTICS, SENTENCE, STATISTICS, EntryInputs, MetricEntries
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 BATCHES_PER_WORKER = 4
 """Batches in flight per worker: enough to keep every worker busy, few enough to keep memory flat."""
 
-Scored = tuple[Batch, list["dict[str, list[float]] | None"], list[Any]]
+Scored = tuple[Batch, list["dict[str, list[float]] | None"], list[Any], list["list[list[float]] | None"]]
 
 
 def scored_batches(
@@ -41,37 +41,47 @@ def scored_batches(
     cache: ScoreCache | None = None,
     executor: BatchExecutor | None = None,
     bar: Any = None,
+    item_statistics: Sequence[bool] | None = None,
 ) -> Iterator[Scored]:
-    """``(batch, sentence scores per metric, statistics per metric)`` for every batch, in input order.
+    """``(batch, sentence scores, summed statistics, per-item statistics)`` (each per metric) for every
+    batch, in input order.
 
     :param signatures: per metric, the signature its scores are cached under (:class:`~simpeval.cache.MetricEntries`).
     :param sentences: per metric, whether its per-item scores are wanted.
     :param statistics: per metric, whether its summed corpus statistics are wanted.
-    :param bar: a progress bar advanced by items x metrics as batches finish.
+    :param item_statistics: per metric, whether its per-item corpus statistics are wanted (paired
+        tests resample them); None: no metric's.
+    :param bar: a progress bar over scores (items x metrics), advanced as each metric finishes a
+        batch here, or as each batch comes back from the executor.
     """
+    item_statistics = item_statistics or [False] * len(metrics)
     group = 1 if executor is None else BATCHES_PER_WORKER * max(1, getattr(executor, "workers", 1))
     entries = [MetricEntries(cache, metric, signature) for metric, signature in zip(metrics, signatures)]
     batches = iter(batches)
     while chunk := list(islice(batches, group)):
         keyed = {batch.index: EntryInputs(*batch.inputs) for batch in chunk}  # encoded once, for lookup and save
-        planned = [cached_part(entries, sentences, statistics, batch, keyed[batch.index]) for batch in chunk]
-        work = [(batch, tasks) for batch, (_, _, tasks) in zip(chunk, planned) if any(tasks)]
+        planned = [cached_part(entries, sentences, statistics, batch, keyed[batch.index], item_statistics)
+                   for batch in chunk]
+        work = [(batch, tasks) for batch, (_, _, _, tasks) in zip(chunk, planned) if any(tasks)]
         if bar is not None:
-            bar.update(sum(len(batch) for batch, (_, _, tasks) in zip(chunk, planned) if not any(tasks)) * len(metrics))
+            bar.update(sum(len(batch) * sum(task is None for task in tasks) for batch, (*_, tasks) in zip(chunk, planned)))
         found = {batch.index: plan for batch, plan in zip(chunk, planned)}
-        for batch, results in executor.map(metrics, work) if executor is not None else _serial(metrics, work):
-            values, stats, _ = found[batch.index]
-            for i, (metric, (new_values, new_stats)) in enumerate(zip(metrics, results)):
+        for batch, results in executor.map(metrics, work) if executor is not None else _serial(metrics, work, bar):
+            values, stats, rows, _ = found[batch.index]
+            for i, (metric, (new_values, new_stats, new_rows)) in enumerate(zip(metrics, results)):
                 if new_values is not None:
                     values[i] = new_values
                     entries[i].put(SENTENCE, keyed[batch.index], new_values, batch.fields_for(metric), len(batch))
                 if new_stats is not None:
                     stats[i] = new_stats
                     entries[i].put(STATISTICS, keyed[batch.index], new_stats)
-            if bar is not None:
-                bar.update(len(batch) * len(metrics))
-        for batch, (values, stats, _) in zip(chunk, planned):
-            yield batch, values, stats
+                if new_rows is not None:
+                    rows[i] = new_rows
+                    entries[i].put(ITEM_STATISTICS, keyed[batch.index], new_rows, n_items=len(batch))
+            if bar is not None and executor is not None:
+                bar.update(len(batch) * sum(task is not None for task in found[batch.index][3]))
+        for batch, (values, stats, rows, _) in zip(chunk, planned):
+            yield batch, values, stats, rows
 
 
 def cached_part(
@@ -80,55 +90,48 @@ def cached_part(
     statistics: Sequence[bool],
     batch: Batch,
     inputs: EntryInputs,
-) -> tuple[list, list, list[Task | None]]:
-    """What the cache holds for ``batch`` (sentence scores, statistics, per metric) and the tasks left to do."""
+    item_statistics: Sequence[bool],
+) -> tuple[list, list, list, list[Task | None]]:
+    """What the cache holds for ``batch`` (sentence scores, summed and per-item statistics, per metric)
+    and the tasks left to do."""
     values = [entry.get(SENTENCE, inputs, batch.fields_for(entry.metric), len(batch)) if wanted else None
               for entry, wanted in zip(entries, sentences)]
     stats = [entry.get(STATISTICS, inputs) if wanted else None for entry, wanted in zip(entries, statistics)]
-    tasks = [Task(want_values and value is None, want_stats and stat is None)
-             if (want_values and value is None) or (want_stats and stat is None) else None
-             for want_values, value, want_stats, stat in zip(sentences, values, statistics, stats)]
-    return values, stats, tasks
+    rows = [entry.get(ITEM_STATISTICS, inputs, n_items=len(batch)) if wanted else None
+            for entry, wanted in zip(entries, item_statistics)]
+    tasks = []
+    for wanted in zip(sentences, values, statistics, stats, item_statistics, rows):
+        task = Task(wanted[0] and wanted[1] is None, wanted[2] and wanted[3] is None, wanted[4] and wanted[5] is None)
+        tasks.append(task if task.sentences or task.statistics or task.item_statistics else None)
+    return values, stats, rows, tasks
 
 
-def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | None]]]) -> Iterator[tuple[Batch, Any]]:
+def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | None]]], bar: Any
+            ) -> Iterator[tuple[Batch, Any]]:
     for batch, tasks in work:
-        yield batch, score_batch(metrics, tasks, batch)
+        done = None if bar is None else (lambda n=len(batch): bar.update(n))
+        yield batch, score_batch(metrics, tasks, batch, done)
 
 
 class Collected:
     """What a run keeps of its batches for the end: per metric, the statistics of each batch
-    (summed in batch order by the corpus formula) and, where ``keep`` says so, the per-item scores."""
+    (summed in batch order by the corpus formula), where ``keep`` says so the per-item scores, and
+    the per-item statistics of the metrics whose are asked for (paired tests)."""
 
     def __init__(self, metrics: Sequence[Metric], keep: Sequence[bool]) -> None:
         self.statistics: list[list[Any]] = [[] for _ in metrics]
         self.items: list[dict[str, list[float]] | None] = [
             {sub: [] for sub in metric.score_names()} if kept else None for metric, kept in zip(metrics, keep)
         ]
+        self.item_statistics: list[list[list[float]]] = [[] for _ in metrics]
 
-    def add(self, values: Sequence[dict[str, list[float]] | None], stats: Sequence[Any]) -> None:
+    def add(self, values: Sequence[dict[str, list[float]] | None], stats: Sequence[Any],
+            rows: Sequence[list[list[float]] | None] = ()) -> None:
         for i, (batch_values, batch_stats) in enumerate(zip(values, stats)):
             if self.items[i] is not None and batch_values is not None:
                 for sub, scores in batch_values.items():
                     self.items[i][sub].extend(scores)
             self.statistics[i].append(batch_stats)
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def __enter__(self) -> _NoBar:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-
-def progress_bar(total: int | None, enabled: bool) -> Any:
-    """A tqdm bar over ``total`` items x metrics (a bar that shows nothing when not ``enabled``)."""
-    if not enabled:
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="item", desc="scoring", leave=False, dynamic_ncols=True)
+        for i, batch_rows in enumerate(rows):
+            if batch_rows is not None:
+                self.item_statistics[i].extend(batch_rows)

@@ -122,7 +122,9 @@ class Metric(abc.ABC):
       keyword arguments of :meth:`_score_items` and :meth:`_score_corpus` when the
       input has them (e.g. ``target``, a document's target level from a ``.jsonl``).
     - ``higher_is_better`` and ``lower_is_better``: the direction of the primary score,
-      and the set of sub-scores for which lower is better.
+      and the set of sub-scores for which lower is better; ``no_direction``: the sub-scores that
+      describe outputs rather than judge them (a compression ratio, a share of words deleted),
+      which no output of simpeval calls better or worse (:meth:`declared_direction`).
     - ``options``: ``{name: Option}``; values become attributes of the instance.
     - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper (a preset
       itself is registered by a plugin: :class:`simpeval.presets.Preset`, which may also name
@@ -159,6 +161,7 @@ class Metric(abc.ABC):
     item_fields: ClassVar[tuple[str, ...]] = ()
     higher_is_better: ClassVar[bool] = True
     lower_is_better: ClassVar[frozenset[str]] = frozenset()
+    no_direction: ClassVar[frozenset[str]] = frozenset()
     corpus_level: ClassVar[bool] = False
     neural: ClassVar[bool] = False
     options: ClassVar[dict[str, Option]] = {}
@@ -232,6 +235,13 @@ class Metric(abc.ABC):
         if sub_score in cls.lower_is_better:
             return False
         return cls.higher_is_better if sub_score == cls.name else True
+
+    @classmethod
+    def declared_direction(cls, sub_score: str) -> bool | None:
+        """What a better/worse label may say of ``sub_score``: True (higher is better), False (lower is),
+        None for a feature without a direction (``no_direction``): no label, no "best". Statistics that
+        must orient every score (a pairwise agreement) use :meth:`is_higher_better`."""
+        return None if sub_score in cls.no_direction else cls.is_higher_better(sub_score)
 
     def signature(self) -> str:
         """The settings that determine the scores, sacrebleu style.

@@ -44,6 +44,7 @@ class Operations(AdditiveMetric):
     description = "word-level operations: proportions of words kept, deleted, replaced, moved, added"
     options = _TOKENIZER
     lower_is_better = frozenset({"ops-kept"})
+    no_direction = frozenset(sub_scores)  # shares of words kept, deleted...: what was done, not how well
 
     def _item_statistics(
         self,

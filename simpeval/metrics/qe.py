@@ -106,6 +106,10 @@ class QualityEstimation(Metric):
         "vocab_size": Option(int, 50000, "words ranked for lexical complexity", short="vocab"),
     }
     lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
+    # how much an output was compressed, split, edited: a description, good or bad by the task (PBMT-R's
+    # higher Levenshtein similarity was called "better" beside its "worse" exact copies); copies and rare
+    # words are worse whatever the task
+    no_direction = frozenset({"qe-compression", "qe-splits", "qe-levenshtein", "qe-additions", "qe-deletions"})
 
     def _score_items(
         self,

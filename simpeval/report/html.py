@@ -116,7 +116,9 @@ def _test_note(report: SystemsReport) -> str:
     return f'<p class="meta">{escape(report.test_note())}</p>' if report.test else ""
 
 
-def _best(values: list[float], higher: bool) -> float | None:
+def _best(values: list[float], higher: bool | None) -> float | None:
+    if higher is None:  # a feature without a direction has no best
+        return None
     finite = [v for v in values if not math.isnan(v)]
     return (max if higher else min)(finite) if len(finite) > 1 else None
 

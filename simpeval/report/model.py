@@ -134,8 +134,11 @@ def build_report(
 
     requests = resolve_metrics(registry, metric_specs, preset, lang)
     with Run(cache=cache) as run:  # metrics and features share one statistics store
+        from simpeval.allpairs import HOLM_BOOTSTRAP, Settings
+
+        pairs = Settings(n_resamples or HOLM_BOOTSTRAP, seed=seed) if all_pairs else None
         scored = compare_systems(requests, sources, systems, references, test=test, n_resamples=n_resamples,
-                                 seed=seed, sentence_level=True, run=run)
+                                 seed=seed, sentence_level=True, run=run, all_pairs=pairs)
         described = compare_systems(resolve_metrics(registry, _features(registry, lang), lang=lang), sources, systems, None,
                                     sentence_level=True, run=run)
         report_systems = [
@@ -156,12 +159,7 @@ def build_report(
                                  sorted({s.index for s in samples}))  # while the run still holds the models
     report = SystemsReport(title, list(sources), report_systems, sample_metric, samples, references is not None,
                            test, scored.n_resamples, labelled_words=labelled)
-    if all_pairs:
-        from simpeval.allpairs import HOLM_BOOTSTRAP, compare_all_pairs, gather_statistics
-
-        metrics = gather_statistics(requests, sources, systems, references, scored)
-        report.all_pairs = compare_all_pairs([name for name, _ in systems], metrics,
-                                             n_bootstrap=n_resamples or HOLM_BOOTSTRAP, seed=seed)
+    report.all_pairs = scored.all_pairs
     return report
 
 
@@ -192,7 +190,7 @@ def pick_samples(systems: Sequence[SystemScores], sources: Sequence[str], refere
     per_system = np.array([s.metrics.sentence_scores[metric] for s in systems], dtype=float)
     with np.errstate(all="ignore"):
         mean = np.array([np.nan if np.isnan(col).all() else np.nanmean(col) for col in per_system.T])
-    sign = 1.0 if systems[0].metrics.higher_is_better[metric] else -1.0
+    sign = -1.0 if systems[0].metrics.higher_is_better[metric] is False else 1.0
     defined = [i for i in range(len(sources)) if not math.isnan(mean[i])]
     order = sorted(defined, key=lambda i: -sign * mean[i])
     n = min(n, len(sources))
