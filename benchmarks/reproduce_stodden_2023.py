@@ -96,6 +96,9 @@ def markdown(parts, tried, seconds: float) -> str:
         "",
         f"BS-P is n/a: {BS_P}.",
         "",
+        "The paper's DEplain-APA test tables are not reproduced: DEplain-APA is shared only on request and is not "
+        "in the data directory.",
+        "",
     ]
     for part in parts:
         lines.append(part.render("markdown", DOCS_DATA_DIR))

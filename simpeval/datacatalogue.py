@@ -55,8 +55,8 @@ def catalogue(registry: Registry) -> list[DataSet]:
     entries += [DataSet(spec.name, "test set", tuple(dict.fromkeys(p for p in (spec.orig, *spec.refs, spec.meta) if p)),
                         spec.source, spec.licence or _LICENCES.get(spec.source, ""))
                 for spec in TEST_SETS.values()]
-    entries += [DataSet(f"{spec.name} outputs", "system outputs", (spec.systems,), spec.source, spec.licence)
-                for spec in TEST_SETS.values() if spec.systems]
+    entries += [DataSet(f"{spec.name} outputs", "system outputs", (spec.systems,), spec.source)
+                for spec in TEST_SETS.values() if spec.systems]  # their authors' terms: "see its source"
     entries.append(DataSet("simpeval-2022-refs", "references", ("references/simpeval-2022/test.src",
                                                                  "references/simpeval-2022/test.dst"), LENS_META_SOURCE))
     entries.append(DataSet("dwiki-perturbations", "perturbation sets", PERTURBATION_FILES, DWIKI_SOURCE, DWIKI_LICENCE))
