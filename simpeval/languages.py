@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from simpeval.errors import UsageError
 
@@ -30,6 +31,7 @@ def check_code(code: str) -> str:
     return code
 
 
+@lru_cache(maxsize=None)
 def _is_language(code: str) -> bool:
     import langcodes  # only when a language other than English is asked for (import: 80 ms)
 

@@ -69,3 +69,64 @@ def test_every_test_set_and_system_output_splits_as_nltk(data_dir: Path, nltk_pu
                     examples.append((path.name, text, ours, nltk))
     assert texts > 200_000
     assert differing == 0, examples[:3]
+
+
+def _nltk_punkt(lang: str):
+    import punkt
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    from simpeval.sentences import PUNKT_LANGUAGES
+
+    model = punkt.load_model(PUNKT_LANGUAGES[lang])
+    params = PunktParameters()
+    params.abbrev_types = set(model.abbrev_types)
+    params.collocations = set(model.collocations)
+    params.sent_starters = set(model.sent_starters)
+    for type_, flags in model.ortho_context.items():
+        params.ortho_context[type_] = flags
+    return PunktSentenceTokenizer(params)
+
+
+def _readmepp_paragraphs(data_dir: Path, lang: str) -> list[str]:
+    import warnings
+
+    import openpyxl
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        book = openpyxl.load_workbook(data_dir / "readability" / "readmepp" / lang / f"readme_{lang}_train.xlsx",
+                                      read_only=True)
+    rows = book.active.iter_rows(values_only=True)
+    column = next(rows).index("Paragraph")
+    return [str(row[column]) for row in rows if len(row) > column and row[column]]
+
+
+def _german_texts(data_dir: Path) -> list[str]:
+    import csv
+
+    csv.field_size_limit(1 << 30)
+    lines = (data_dir / "references" / "deplain-web" / "DEplain-web-manual-public.test.org").read_text(
+        encoding="utf-8").splitlines()
+    with (data_dir / "references" / "deplain-web-doc" / "plain-text" / "test.csv").open(encoding="utf-8") as handle:
+        documents = [row[column] for row in csv.DictReader(handle) for column in ("original", "simplification")]
+    return lines + documents
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "ru"])
+def test_other_languages_split_as_nltks_punkt_with_their_model(lang, data_dir):
+    """Every DEplain-web sentence and document (German) and every ReadMe++ training paragraph (French,
+    Russian), raw and lower-cased 13a tokens, splits as NLTK's PunktSentenceTokenizer with the language's model."""
+    nltk = _nltk_punkt(lang)
+    texts = _german_texts(data_dir) if lang == "de" else _readmepp_paragraphs(data_dir, lang)
+    assert len(texts) > 1000
+    differing = [text for raw in texts for text in (raw, " ".join(tokenize(raw, "13a", True)))
+                 if list(split_sentences(text, lang)) != nltk.tokenize(text)]
+    assert differing == []
+    assert split_sentences("Das ist z.B. gut. Er kam.", "de") == ("Das ist z.B. gut.", "Er kam.")
+
+
+def test_a_language_without_a_punkt_model_is_refused():
+    from simpeval.errors import UsageError
+
+    with pytest.raises(UsageError, match='Punkt sentence splitting has no rules for language "ar"'):
+        split_sentences("مرحبا. كيف حالك؟", "ar")

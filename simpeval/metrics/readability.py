@@ -35,7 +35,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import ClassVar
 
 import simpeval
@@ -81,9 +81,26 @@ def _hyphenator(lang: str):  # noqa: ANN202 - pyphen is imported on first use
 def syllables(word: str, lang: str) -> int:
     """Syllables of one word: EASSE's counter in English, else pyphen's hyphenation points + 1 in the
     language's dictionary (textstat's count outside its CMU dictionary)."""
-    if lang == ENGLISH:
-        return count_syllables(word)
+    return _syllable_counter(lang)(word)
+
+
+def _syllable_counter(lang: str) -> Callable[[str], int]:
+    return count_syllables if lang == ENGLISH else partial(hyphenated_syllables, lang)
+
+
+# Per word, not per text: bounded by the vocabulary (most words of a text are frequent ones), as EASSE's.
+@lru_cache(maxsize=1 << 16)
+def hyphenated_syllables(lang: str, word: str) -> int:
+    """pyphen's hyphenation points of lower-cased ``word`` in ``lang``'s dictionary, plus one."""
     return len(_hyphenator(lang).positions(word.lower())) + 1
+
+
+@lru_cache(maxsize=None)
+def has_hyphenation(lang: str) -> bool:
+    """Whether pyphen has a hyphenation dictionary for ``lang`` (English: EASSE's counter needs none)."""
+    import pyphen
+
+    return lang == ENGLISH or pyphen.language_fallback(lang) is not None
 
 
 def words(text: str) -> list[str]:
@@ -97,16 +114,13 @@ def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: Sta
     ``with_syllables`` the three syllable counts are not made (0), for formulas that read none of them
     in languages without a hyphenation dictionary."""
     found = words(text)
-    per_word = [syllables(word, lang) for word in found] if with_syllables else []
-    return TextCounts(
-        sentences=len(split_sentences(text, lang, store=store)) if found else 0,
-        words=len(found),
-        syllables=sum(per_word),
-        letters=sum(len(word) for word in found),
-        long_words=sum(len(word) > _LONG_WORD for word in found),
-        monosyllables=sum(n == 1 for n in per_word),
-        polysyllables=sum(n >= 3 for n in per_word),
-    )
+    lengths = list(map(len, found))  # the formulas' hot path: counted with built-ins, not a Python loop
+    per_word = list(map(_syllable_counter(lang), found)) if with_syllables else []
+    few = per_word.count(0) + per_word.count(1) + per_word.count(2)
+    sentences = len(split_sentences(text, lang, store=store)) if found else 0
+    return TextCounts(sentences, len(found), sum(per_word), sum(lengths),
+                      len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
+                      len(per_word) - few)
 
 
 # ----------------------------------------------------------------------
@@ -216,7 +230,10 @@ class Readability(Metric):
         return self.formulas.get(self.lang) or self.formulas["*"]
 
     def counts(self, texts: Sequence[str]) -> list[TextCounts]:
-        return [text_counts(text, self.lang, self.syllables, store=self.store) for text in texts]
+        store, lang = self.store, self.lang
+        # formulas without syllables count them too where a dictionary has them: one count for all formulas
+        with_syllables = self.syllables or has_hyphenation(lang)
+        return [text_counts(text, lang, with_syllables, store=store) for text in texts]
 
     def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         formula = self._formula()
