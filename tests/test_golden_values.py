@@ -72,6 +72,8 @@ GOLDEN: dict[tuple[str, str | None], tuple[str, dict[str, tuple[list[float], flo
         ('2', {'fkgl': ([2.4833333333333343, 1.1964705882352966, 0.0], 0.0)}),
     ('fkgl-textstat', None):
         ('1', {'fkgl-textstat': ([2.9, 1.8, 0.5], 1.8)}),
+    ('fre-textstat', None):
+        ('1', {'fre-textstat': ([83.32, 91.48, 100.24], 91.58)}),
     ('gleu-nltk', None):
         ('1', {'gleu-nltk': ([0.5909090909090909, 0.4857142857142857, 0.46], 0.49295774647887325)}),
     ('ibleu', None):
