@@ -105,7 +105,7 @@ def main() -> None:
             old_b = timed(with_resamples(command, small_b), old_env)
             per_resample = (old_b.cpu - old_a.cpu) / (small_b - small_a)
             old_full = old_a.cpu + per_resample * (full - small_a)
-            json_args = [*with_resamples(command, small_a), "--bootstrap", "20", "--format", "json"]
+            json_args = [*with_resamples(command, small_a), "--bootstrap", "40", "--format", "json"]
             same = timed(json_args, env).stdout == timed(json_args, old_env).stdout
             lines += [f"## `simpeval {' '.join(command)}`", "",
                       "| code | resamples | wall (s) | CPU (s) | load before |", "|---|---|---|---|---|",
@@ -115,7 +115,7 @@ def main() -> None:
                       f"| before, extrapolated | {full} | | {old_full:.0f} (linear in the resamples) | |", "",
                       f"- CPU time at {full} resamples: {old_full:.0f} s before (extrapolated), {now.cpu:.1f} s after: "
                       f"{old_full / now.cpu:.0f}x less",
-                      f"- The same JSON (records, p-values, {small_a} resamples, 20 bootstrap resamples, seed 0) "
+                      f"- The same JSON (records, p-values, {small_a} resamples, 40 bootstrap resamples, seed 0) "
                       f"from both: {'yes' if same else 'NO'}",
                       "- The progress bar's last states (standard error, `--progress`):", "", "```",
                       *last_bar_states(now.stderr), "```", ""]

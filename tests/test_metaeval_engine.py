@@ -101,13 +101,22 @@ def test_williams_uses_the_items_actually_correlated():
 
 
 def test_a_metric_constant_on_a_split_is_reported_not_crashed():
-    human = np.arange(10.0)
-    scores = {"flat": np.where(human < 5, 1.0, human), "good": human * 2}
+    human = np.arange(14.0)  # 7 items per split: enough for a test (simpeval.metaeval.engine.MIN_TESTED_ITEMS)
+    scores = {"flat": np.where(human < 7, 1.0, human), "good": human * 2}
     result = _run(human, scores, split=quality_split(human))
     low = result.record("flat", "Low")
     assert math.isnan(low.r) and not low.winner
     assert any("flat has no correlation on split Low" in w for w in result.warnings)
     assert result.record("good", "Low").winner
+
+
+def test_no_winner_or_rank_on_too_few_items():
+    human = np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0])
+    scores = {"good": human * 2, "noisy": human[::-1] * 0.1 + human}
+    result = _run(human, scores, split=quality_split(human), rank=True)
+    assert not any(rec.winner or rec.rank for rec in result.records if rec.split != "All")  # 5 items each
+    assert all(rec.rank for rec in result.records if rec.split == "All") and result.record("good", "All").winner
+    assert any("split Low has 5 rated items, too few" in w for w in result.warnings)
 
 
 def test_permutation_test_and_bootstrap_intervals():

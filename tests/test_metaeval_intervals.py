@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.test_metaeval_cli import published
+from test_metaeval_cli import published  # tests/ is on the path (conftest.py)
 
 
 def _intervals(data_dir):

@@ -27,6 +27,11 @@ from simpeval.metaeval.splits import Split
 from simpeval.ranks import cluster_ranks
 
 
+MIN_TESTED_ITEMS = 6
+"""The fewest rated items of a split on which winners and ranks are marked: as for paired tests
+(:data:`simpeval.significance.MIN_PAIRED_ITEMS`), no test on fewer can claim a difference at 0.05 (the
+Williams test needs more than 3 at all), yet every metric was starred a winner on 3 items."""
+
 # correlations of :mod:`~simpeval.metaeval.ties` (no p-value; acc23-opt also reports its threshold)
 TIE_AWARE = ("kendall-23", "acc23", "acc23-opt", "pairwise-accuracy")
 
@@ -299,15 +304,19 @@ def _one_split(human, scores, split_name, idx, context: _Context, warnings):
         elif settings.bootstrap:
             _tick(context, settings.bootstrap)
     p_matrix = _significance(h, columns, signs, names, idx, context)
+    testable = int(np.isfinite(h).sum()) >= MIN_TESTED_ITEMS
+    if not testable and settings.significance != "none":
+        warnings.append(f"split {split_name} has {int(np.isfinite(h).sum())} rated items, too few for a significance "
+                        f"test (at least {MIN_TESTED_ITEMS}): its correlations are shown unmarked and unranked")
     for i, rec in enumerate(records):
-        tested = rec.metric in signs
+        tested = rec.metric in signs and testable
         beaten = np.nan_to_num(p_matrix[:, i], nan=1.0) < settings.alpha
         rec.winner = tested and not beaten.any()
     if settings.rank:
         # the order the significance tests use: correlations oriented so that higher is better
         oriented = [rec.r * signs[rec.metric] if rec.metric in signs else np.nan for rec in records]
         for rec, rank in zip(records, cluster_ranks(oriented, p_matrix, settings.alpha)):
-            rec.rank = rank
+            rec.rank = rank if testable else None
     return records, SplitSignificance(names, p_matrix)
 
 

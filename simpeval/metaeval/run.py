@@ -95,6 +95,8 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     sentence_types = [item.sentence_type for item in dataset.items] if systems is None else []
     split = make_split(request.split or ("quality" if systems is None else "none"), unit_human, unit_types,
                        request.ties, sentence_types)
+    if systems is None:
+        split = _without_repeated_rows(split, dataset)
     selection = None
     if request.settings.correlation in ("wmt-kendall", "lens-kendall") and groups is None:
         correlation = request.settings.correlation
@@ -115,6 +117,24 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         raise UsageError(str(exc)) from None
     result.warnings[:0] = [*getattr(dataset, "warnings", []), *warnings]
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
+
+
+def _without_repeated_rows(split: Split, dataset: Dataset) -> Split:
+    """``split`` without the rows that repeat an earlier row's item key (a row pasted twice into a ratings
+    file): each item counts once in every correlation, and a warning says how many were left out."""
+    seen: set = set()
+    repeats = []
+    for i, key in enumerate(dataset.keys):
+        if key in seen:
+            repeats.append(i)
+        seen.add(key)
+    if not repeats:
+        return split
+    first = dataset.keys[repeats[0]]
+    warning = (f"{len(repeats)} rows of {dataset.name} repeat an earlier row's item "
+               f"({', '.join(map(str, first))} first): each item is counted once (its first row)")
+    return Split({name: np.setdiff1d(idx, repeats) for name, idx in split.groups.items()},
+                 [*split.warnings, warning])
 
 
 def _only_split(dataset: Dataset, human: np.ndarray, split: str) -> np.ndarray:
