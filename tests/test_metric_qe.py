@@ -58,7 +58,7 @@ def test_exact_copies_and_empty_lines():
 
 def test_lexical_complexity_is_the_third_quartile_of_log_ranks(monkeypatch):
     ranks = {"cat": 10, "sat": 100, "mat": 1000, "feline": 30000}
-    monkeypatch.setattr(qe, "word_ranks", lambda vocab_size: ranks)
+    monkeypatch.setattr(qe, "word_ranks", lambda vocab_size, lang: ranks)
     # "the", "on" are stopwords, "." punctuation, "zyzzyva" has no rank: they are left out
     value = qe.lexical_complexity("the cat sat on the mat . zyzzyva feline".split(), 50000)
     assert value == pytest.approx(np.quantile(np.log1p([10, 100, 1000, 30000]), 0.75))
@@ -69,3 +69,33 @@ def test_lexical_complexity_ranks_common_words_lower_in_wordfreq():
     simple = QualityEstimation().sentence_scores(["x"], ["The dog is big."])["qe-lexical-complexity"][0]
     complex_ = QualityEstimation().sentence_scores(["x"], ["The canine is gargantuan."])["qe-lexical-complexity"][0]
     assert simple < complex_ < math.log(1 + 50000)
+
+
+def test_the_languages_are_punkts_that_wordfreq_ranks():
+    import wordfreq
+
+    from simpeval.sentences import PUNKT_LANGUAGES
+
+    assert qe.LANGUAGES == tuple(sorted(set(PUNKT_LANGUAGES) & set(wordfreq.available_languages())))
+
+
+def test_german_ranks_german_words_and_leaves_out_germans_stopwords():
+    from wordfreq import top_n_list
+
+    german = top_n_list("de", 50000)
+    assert "und" in qe.stopwords("de") and "und" not in qe.STOPWORDS
+    tokens = ["der", "hund", "und", "die", "katze", "."]
+    expected = sorted(math.log1p(german.index(w)) for w in ("hund", "katze"))
+    value = qe.lexical_complexity(tokens, 50000, "de")
+    assert value == pytest.approx(expected[0] + 0.75 * (expected[1] - expected[0]))  # numpy's linear quantile
+    metric = QualityEstimation(lang="de")
+    assert metric.signature().startswith("qe|formula:2|lang:de|")
+    scores = metric.sentence_scores(["Der Hund schläft. Die Katze auch."], ["Der Hund schläft."])
+    assert scores["qe-splits"] == [0.5]
+
+
+def test_a_language_wordfreq_does_not_rank_is_refused():
+    from simpeval.errors import UsageError
+
+    with pytest.raises(UsageError, match='metric "qe" has no rules for language "ar"'):
+        QualityEstimation(lang="ar")

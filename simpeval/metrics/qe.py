@@ -18,10 +18,15 @@ al. 2018) over the items. simpeval's sub-scores, per item:
 
 tseval ranks words by their position in a frequency table read from disk (an English
 Wikipedia frequency list, or FastText's vocabulary in later code) cut to the 50,000 most
-frequent; simpeval ranks them in ``wordfreq``'s English list, ordered by Zipf frequency
+frequent; simpeval ranks them in ``wordfreq``'s list of the language, ordered by Zipf frequency
 (word frequency in a mix of Wikipedia, subtitles, news, books, web text and social media),
 cut to ``vocab_size`` (50,000), so lexical complexity is on the same scale but not equal to
 EASSE's value. A ratio over an empty original is 0, as tseval's ``safe_division`` makes it.
+
+Other languages (``--lang``): sentences are Punkt's with the language's model, ranks wordfreq's list
+of the language, and stopwords spaCy's list of the language (read from spaCy's data file, spaCy
+itself is not imported); English keeps NLTK's list, as tseval. :data:`LANGUAGES` are those with all
+three; a language without them is refused.
 """
 
 from __future__ import annotations
@@ -52,6 +57,27 @@ won won't wouldn wouldn't
 """.split())
 _PUNCTUATION = frozenset(string.punctuation)
 
+#: Punkt's languages that wordfreq ranks words of (tests/test_metric_qe.py checks the list).
+LANGUAGES = ("cs", "da", "de", "el", "en", "es", "fi", "fr", "it", "nl", "pl", "pt", "ru", "sl", "sv", "tr")
+
+
+@lru_cache(maxsize=None)
+def stopwords(lang: str) -> frozenset[str]:
+    """The stopwords of ``lang``: NLTK's English list (tseval's), else spaCy's list of the language."""
+    if lang == "en":
+        return STOPWORDS
+    import importlib.util
+    import runpy
+    from pathlib import Path
+
+    from simpeval.errors import UsageError
+
+    spec = importlib.util.find_spec("spacy")
+    path = None if spec is None or spec.origin is None else Path(spec.origin).parent / "lang" / lang / "stop_words.py"
+    if path is None or not path.is_file():
+        raise UsageError(f'qe in language "{lang}" needs spaCy\'s stopword list of it: pip install spacy')
+    return frozenset(runpy.run_path(str(path))["STOP_WORDS"])
+
 
 def _ratio(numerator: float, denominator: float) -> float:
     """``numerator / denominator``, 0 when the denominator is 0 (tseval's ``safe_division``)."""
@@ -67,20 +93,21 @@ def levenshtein_similarity(a: str, b: str) -> float:
 
 
 @lru_cache(maxsize=4)
-def word_ranks(vocab_size: int) -> dict[str, int]:
-    """0-based frequency rank of the ``vocab_size`` most frequent English words in ``wordfreq``."""
+def word_ranks(vocab_size: int, lang: str = "en") -> dict[str, int]:
+    """0-based frequency rank of the ``vocab_size`` most frequent words of ``lang`` in ``wordfreq``."""
     from wordfreq import top_n_list
 
-    return {word: rank for rank, word in enumerate(top_n_list("en", vocab_size))}
+    return {word: rank for rank, word in enumerate(top_n_list(lang, vocab_size))}
 
 
-def lexical_complexity(tokens: Sequence[str], vocab_size: int) -> float:
+def lexical_complexity(tokens: Sequence[str], vocab_size: int, lang: str = "en") -> float:
     """Third quartile of ``log(1 + rank)`` over the content words of ``tokens`` that have a rank."""
     import numpy as np
 
-    ranks = word_ranks(vocab_size)
+    ranks = word_ranks(vocab_size, lang)
+    stop = stopwords(lang)
     kept = [ranks[t] for t in tokens
-            if not all(c in _PUNCTUATION for c in t) and t.lower() not in STOPWORDS and t in ranks]
+            if not all(c in _PUNCTUATION for c in t) and t.lower() not in stop and t in ranks]
     if not kept:
         return math.log(1 + len(ranks))
     return float(np.quantile(np.log1p(np.array(kept, dtype=float)), 0.75))
@@ -106,6 +133,7 @@ class QualityEstimation(Metric):
         "vocab_size": Option(int, 50000, "words ranked for lexical complexity", short="vocab"),
     }
     lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
+    languages = LANGUAGES
     # how much an output was compressed, split, edited: a description, good or bad by the task (PBMT-R's
     # higher Levenshtein similarity was called "better" beside its "worse" exact copies); copies and rare
     # words are worse whatever the task
@@ -130,7 +158,7 @@ class QualityEstimation(Metric):
             scores["qe-exact-copies"].append(float(src == out))
             scores["qe-additions"].append(_ratio(_changed_tokens(src_tokens, out_tokens), longest))
             scores["qe-deletions"].append(_ratio(_changed_tokens(out_tokens, src_tokens), longest))
-            scores["qe-lexical-complexity"].append(lexical_complexity(out_tokens, self.vocab_size))
+            scores["qe-lexical-complexity"].append(lexical_complexity(out_tokens, self.vocab_size, self.lang))
         return scores
 
 
