@@ -86,8 +86,8 @@ def hub_snapshot(repo_id: str) -> Path | None:
     repo = hub_cache_dir() / f"models--{repo_id.replace('/', '--')}"
     snapshots = repo / "snapshots"
     try:
-        ref = (repo / "refs" / "main").read_text(encoding="utf-8").strip()
-    except OSError:
+        ref = read_bounded(repo / "refs" / "main", 1024).decode("utf-8").strip()
+    except (OSError, UnicodeDecodeError):  # missing, a FIFO, a device, not a commit hash
         ref = ""
     if ref and (snapshots / ref).is_dir():
         return snapshots / ref
