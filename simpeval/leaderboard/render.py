@@ -178,6 +178,10 @@ def training_lines(board: Board) -> list[str]:
     return lines
 
 
+SIGNATURES_NOTE = ("Each metric's settings (its signature; the number of references, nrefs, is each dataset's own, "
+                   "and preset=none in the settings above: today's EASSE defaults).")
+
+
 def _title(plan: Plan) -> str:
     if plan.level == "document":
         return "Leaderboard for documents: which metric agrees with human judgements of whole documents?"
@@ -185,10 +189,17 @@ def _title(plan: Plan) -> str:
 
 
 def _settings(plan: Plan) -> str:
+    from simpeval.reproduce.pointer import metric_settings
+
     split = plan.split or "all items"
     level = " level=document" if plan.level == "document" else ""
     return (f"correlation={plan.correlation} significance={plan.significance} alpha={plan.alpha} "
-            f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}{level}")
+            f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}{level} {metric_settings(None)}")
+
+
+def signature_lines(board: Board) -> list[str]:
+    """``name: signature`` per metric, as ``meta-evaluate`` prints them: what each row was computed with."""
+    return [f"{name}: {signature}" for name, signature in board.signatures.items()]
 
 
 def _notes(board: Board, plan: Plan) -> list[str]:
@@ -236,6 +247,8 @@ def render_markdown(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     notes = _notes(board, plan)
     if notes:
         parts += ["## Notes", "", *(f"- {n}" for n in notes), ""]
+    if board.signatures:
+        parts += ["## Signatures", "", SIGNATURES_NOTE, "", *(f"- `{line}`" for line in signature_lines(board)), ""]
     parts += [*footer]
     return "\n".join(parts).rstrip() + "\n"
 
@@ -249,7 +262,7 @@ def render_json(board: Board, plan: Plan) -> str:
                "unchecked": board.unchecked,
                "mean_ranks": {m: {"mean_rank": v, "cells": n} for m, (v, n) in mean_ranks(board.cells).items()},
                "work": asdict(board.work), "pairs": [asdict(r) for r in board.pairs],
-               "perturbations": [asdict(r) for r in board.perturbations]}
+               "perturbations": [asdict(r) for r in board.perturbations], "signatures": board.signatures}
     return dumps(payload, indent=2) + "\n"
 
 
@@ -369,6 +382,9 @@ def render_html(board: Board, plan: Plan, footer: list[str] = ()) -> str:
     notes = _notes(board, plan)
     if notes:
         parts += ["<h2>Notes</h2>", *_html_lines([f"- {n}" for n in notes])]
+    if board.signatures:
+        parts += ["<h2>Signatures</h2>", f"<p>{escape(SIGNATURES_NOTE)}</p>",
+                  "<ul>" + "".join(f"<li><code>{escape(line)}</code></li>" for line in signature_lines(board)) + "</ul>"]
     parts += ['<div class="meta">', *_html_lines(list(footer)), "</div></main></body></html>"]
     return "\n".join(parts) + "\n"
 

@@ -126,6 +126,7 @@ class Board:
     # (simpeval.metaeval.pairrun.PairRecord, one per metric and dataset or set)
     pairs: list = field(default_factory=list)
     perturbations: list = field(default_factory=list)
+    signatures: dict[str, str] = field(default_factory=dict)  # metric -> its signature (nrefs: per dataset)
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,8 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
             if cache is not None:
                 cache.put(key, asdict(cell))
             cells.append(cell)
-    board = Board(cells, missing, trained_on=_trained_on(registry, plan.metrics), work=work)
+    board = Board(cells, missing, trained_on=_trained_on(registry, plan.metrics), work=work,
+                  signatures=signatures(registry, plan.metrics))
     if plan.level == "document":
         board.pairs, board.perturbations = _pairwise(registry, plan, cache, executor, progress, missing)
     training = {t for names in board.trained_on.values() for t in names}
@@ -296,6 +298,15 @@ def _trained_on(registry: Registry, specs: list[str]) -> dict[str, tuple[str, ..
         if getattr(cls, "trained_on", ()):
             out[cls.name] = tuple(cls.trained_on)
     return out
+
+
+def signatures(registry: Registry, specs: list[str]) -> dict[str, str]:
+    """Per metric (family) among ``specs``, its printed signature: the settings behind every cell of its
+    row (the number of references, which differs by dataset, left out)."""
+    from simpeval.runner import resolve_metrics
+
+    return {request.metric.name: request.metric.signature() for request in resolve_metrics(registry, specs)} \
+        if specs else {}
 
 
 def metric_keys(registry: Registry, specs: list[str], lang: str = ENGLISH) -> dict[str, str]:
