@@ -342,9 +342,10 @@ def _indexed_shards(index: Path, directory: Path) -> list[Path]:
     weight_map = content.get("weight_map") if isinstance(content, dict) else None
     names = {v for v in weight_map.values() if isinstance(v, str)} if isinstance(weight_map, dict) else set()
     shards = []
+    root = Path(os.path.normpath(directory))
     for name in sorted(names):
         shard = Path(os.path.normpath(index.parent / name))
-        if Path(name).is_absolute() or not shard.is_relative_to(directory):
+        if Path(name).is_absolute() or not shard.is_relative_to(root):
             raise UsageError(
                 f'{index} names the shard "{name}", which is outside the model directory {directory}: '
                 "keep every shard inside it (save the model again with save_pretrained)"
@@ -354,7 +355,7 @@ def _indexed_shards(index: Path, directory: Path) -> list[Path]:
                 f'{index} names the shard "{name}", which does not exist: put it back or save the model again '
                 "with save_pretrained"
             )
-        shards.append(shard)
+        shards.append(directory / shard.relative_to(root))
     return shards
 
 
