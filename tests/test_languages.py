@@ -158,3 +158,11 @@ def test_a_german_test_set_scores_in_german_without_lang(data_dir):
     signatures = json.loads(defaults.stdout)["signatures"]
     assert set(signatures) >= {"bleu", "sari", "fre"} and "fkgl" not in signatures  # FRE is German's default
     assert signatures["fre"].startswith("fre|formula:1|lang:de|")
+
+
+def test_metrics_show_names_the_languages_and_builds_a_metric_without_english_in_its_own():
+    german_only = _simpeval("metrics", "show", "wiener-sachtextformel-1")
+    assert german_only.returncode == 0, german_only.stderr
+    assert "  languages (--lang): de\n" in german_only.stdout
+    assert "wiener-sachtextformel-1|formula:1|lang:de|" in german_only.stdout
+    assert "  languages (--lang): any\n" in _simpeval("metrics", "show", "bleu").stdout

@@ -77,12 +77,14 @@ def show_metric(name: str, preset: str | None) -> None:
     if preset is not None and cls is asked and preset not in reg.metric_presets(cls):
         known = ", ".join(reg.metric_presets(cls)) or "none"
         raise UsageError(f'metric "{cls.name}" has no preset "{preset}" (its presets: {known})')
-    metric = reg.create_metric(cls.name, preset=preset)
+    metric = reg.create_metric(cls.name, preset=preset, lang=cls.first_language())
     doc = (cls.description or cls.__doc__ or "").strip().splitlines()
     click.echo(f"{cls.name}: {doc[0] if doc else ''}")
     click.echo(f"  sub-scores: {', '.join(cls.score_names())}")
     click.echo(f"  needs references: {'yes' if cls.requires_references else 'no'}; level: {cls.level}")
     click.echo(f"  presets: {', '.join(reg.metric_presets(cls)) or 'none'}")
+    languages = metric.supported_languages()
+    click.echo(f"  languages (--lang): {', '.join(languages) if languages is not None else 'any'}")
     for option_name, option in cls.options.items():
         click.echo(f"  {option_name} (default {option.default!r}): {option.help}")
     from simpeval.errors import UsageError

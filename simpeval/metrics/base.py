@@ -211,6 +211,12 @@ class Metric(abc.ABC):
             supported = narrowed(supported, tokenizer_languages(tokenizer))
         return supported
 
+    @classmethod
+    def first_language(cls) -> str:
+        """English when the metric has its rules (or needs none), else the first language it has rules
+        for: the language a description of the metric (``simpeval metrics show``) builds it in."""
+        return ENGLISH if cls.languages is None or ENGLISH in cls.languages else cls.languages[0]
+
     @property
     def text_tokenizer(self) -> str:
         """What :func:`simpeval.text.tokenize` takes for this metric's ``tokenizer`` on texts in its
