@@ -65,7 +65,7 @@ def test_agg_sari_is_sari_per_group():
               ("Birds flew away.", "Birds flew away.", [""]), ("", "It rained.", [""])]
     sari = Sari().sentence_scores(*map(list, zip(*groups)))["sari"]
     assert agg.sentence_scores([SOURCE], [OUTPUT], [[REFERENCE]])["agg-sari"] == pytest.approx([np.mean(sari)])
-    assert agg.signature().startswith("agg-sari|aligner:lexical|thr:0.5|sari_tok:13a")
+    assert agg.signature().startswith("agg-sari|formula:1|lang:en|aligner:lexical|thr:0.5|sari_tok:13a")
 
 
 def test_an_empty_document_is_scored_whole():

@@ -11,7 +11,7 @@ from simpeval.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 
 def test_tokenizers_by_name() -> None:
-    assert set(TOKENIZER_NAMES) == {"none", "13a", "intl", "moses", "nltk"}
+    assert set(TOKENIZER_NAMES) == {"none", "13a", "intl", "moses", "nltk", "spacy-de"}
     assert get_tokenizer("13a")("Hello, world.") == "Hello , world ."
     # intl also splits Unicode symbols and quotes off their neighbours
     assert get_tokenizer("intl")("Price: 5€, “ok”.") == "Price : 5 € , “ ok ” ."
