@@ -62,22 +62,28 @@ def _request(dataset, data_dir, specs, **kwargs):
                    settings=Settings(correlation=correlation, significance="none"), **kwargs)
 
 
-def rows(registry, data_dir, specs: dict[str, str]) -> dict[str, list[float]]:
-    """The seven Table 1 values of each ``-m`` spec (``{row name: spec}``; one metric name per spec)."""
+def rows(registry, data_dir, specs: dict[str, str], cache=None) -> dict[str, list[float]]:
+    """The seven Table 1 values of each ``-m`` spec (``{row name: spec}``; one metric name per spec).
+
+    The three WIKI-DA aspects rate the same items: a score cache scores them once (``cache``, a
+    :class:`simpeval.cache.ScoreCache`; by default one of this call's own)."""
+    from simpeval.cache import ScoreCache
     from simpeval.metaeval.run import run_meta_evaluation
 
     # the preset names each score for what it computes (bleu -> gleu-nltk)
     names = {registry.resolve(spec.split(":")[0], preset="lens-2023")[0]: name for name, spec in specs.items()}
     out: dict[str, list[float]] = {name: [] for name in specs}
-    report = run_meta_evaluation(registry, _request("simpeval-2022", data_dir, specs.values(),
-                                                    correlation="lens-kendall", split="sentence-type"))
-    for metric, name in names.items():
-        out[name] += [report.result.record(metric, s).r for s in SPLITS]
-    for aspect in ASPECTS:
-        report = run_meta_evaluation(registry, _request("wiki-da", data_dir, specs.values(), aspect=aspect,
-                                                        split="none"))
+    with tempfile.TemporaryDirectory(prefix="kwak-scores-") as folder:
+        cache = ScoreCache(folder) if cache is None else cache
+        report = run_meta_evaluation(registry, _request("simpeval-2022", data_dir, specs.values(), cache=cache,
+                                                        correlation="lens-kendall", split="sentence-type"))
         for metric, name in names.items():
-            out[name].append(report.result.record(metric, "All").r)
+            out[name] += [report.result.record(metric, s).r for s in SPLITS]
+        for aspect in ASPECTS:
+            report = run_meta_evaluation(registry, _request("wiki-da", data_dir, specs.values(), aspect=aspect,
+                                                            split="none", cache=cache))
+            for metric, name in names.items():
+                out[name].append(report.result.record(metric, "All").r)
     return out
 
 

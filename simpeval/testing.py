@@ -13,6 +13,7 @@
   regenerations) with numpy's SIMD dispatch switched off by ``NPY_DISABLE_CPU_FEATURES``, so a published
   number that depends on the CPU (AVX2, AVX-512) fails on any machine, not only on the one that differs.
   :func:`check_independent_of_simd_dispatch` is the whole check a page test makes with them.
+  :func:`model_score_cache` is where a page test keeps its models' scores, and the rerun finds them.
 - :func:`no_network`: a block in which opening a connection or resolving a host name fails and is
   recorded, and that fails when anything tried: "fails at once, no download" checked by what the
   code does rather than by the wall clock (which a loaded machine stretches).
@@ -24,13 +25,16 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
 import math
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -156,7 +160,7 @@ def run_pytest_under_simd_variants(args: Sequence[str], cwd: str | Path) -> dict
              "sys.exit(f'numpy still dispatches to {left}' if left else 0)")
     variants = simd_variants()
     for name, features in variants.items():
-        env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": " ".join(features)}
+        env = {**os.environ, "NPY_DISABLE_CPU_FEATURES": " ".join(features), MODEL_SCORES_ENV: _model_scores_dir()}
         probe = subprocess.run([sys.executable, "-c", check], env=env, cwd=cwd, capture_output=True, text=True)
         if probe.returncode:
             pytest.fail(f"{name}: NPY_DISABLE_CPU_FEATURES had no effect: {probe.stderr.strip()}", pytrace=False)
@@ -166,6 +170,35 @@ def run_pytest_under_simd_variants(args: Sequence[str], cwd: str | Path) -> dict
             pytest.fail(f"with numpy's {' '.join(features)} dispatch disabled ({name}):\n{run.stdout[-4000:]}",
                         pytrace=False)
     return variants
+
+
+MODEL_SCORES_ENV = "SIMPEVAL_TEST_MODEL_SCORES"
+_model_scores: list[str] = []
+
+
+def _model_scores_dir() -> str:
+    """``$SIMPEVAL_TEST_MODEL_SCORES`` (a rerun's, set by :func:`run_pytest_under_simd_variants`), else this
+    process's own temporary directory, removed at exit."""
+    if os.environ.get(MODEL_SCORES_ENV):
+        return os.environ[MODEL_SCORES_ENV]
+    if not _model_scores:
+        _model_scores.append(tempfile.mkdtemp(prefix="simpeval-model-scores-"))
+        atexit.register(shutil.rmtree, _model_scores[0], ignore_errors=True)
+    return _model_scores[0]
+
+
+def model_score_cache():
+    """The score cache a page test gives the torch models it runs (LENS, SIERA, SLE), shared with its
+    reruns under :func:`run_pytest_under_simd_variants`: the rerun takes their scores from it and computes
+    again everything numpy computes (correlations, tie handling, the classic metrics).
+
+    Why that checks as much as running the models again: ``NPY_DISABLE_CPU_FEATURES`` changes numpy's
+    dispatch only; a model's forward pass is torch's (its own CPU dispatch, untouched by the variable) and
+    the scoring around it is torch and Python arithmetic, so the models' scores are the same bits in
+    both runs. Give it only metrics whose scores numpy does not compute."""
+    from simpeval.cache import ScoreCache
+
+    return ScoreCache(_model_scores_dir())
 
 
 def check_independent_of_simd_dispatch(test: str, cwd: str | Path, required: str) -> None:
