@@ -106,11 +106,16 @@ def baseline_row(name: str, cells: list[float]) -> str:
     return f"| {name.upper()} | " + " | ".join(f"{v:.3f}" for v in cells) + " |"
 
 
-def shipped_correlations(items: list[dict[str, str]], human: list[float]) -> dict[str, tuple[float, float]]:
-    """Pearson and Spearman of the shipped checkpoint's two-way, forward and backward scores."""
-    from simpeval_siera.plugin import Siera
+def shipped_correlations(items: list[dict[str, str]], human: list[float],
+                         cache=None) -> dict[str, tuple[float, float]]:
+    """Pearson and Spearman of the shipped checkpoint's two-way, forward and backward scores
+    (``cache``: a :class:`simpeval.cache.ScoreCache` that keeps the scores, or None)."""
+    from simpeval.registry import load_registry
+    from simpeval.runner import evaluate, resolve_metrics
 
-    scores = Siera(progress=False).sentence_scores([r["orig_sent"] for r in items], [r["simp_sent"] for r in items])
+    requests = resolve_metrics(load_registry(), ["siera"])
+    scores = evaluate(requests, [r["orig_sent"] for r in items], [r["simp_sent"] for r in items],
+                      corpus_level=False, cache=cache).sentence_scores
     return {way: correlations(scores[key], human)
             for way, key in (("two_way", "siera"), ("forward", "siera-fwd"), ("backward", "siera-bwd"))}
 

@@ -151,14 +151,16 @@ def figure(documents, path: Path) -> dict[int, tuple[float, float, int]]:
     return stats
 
 
-def simplicity_da() -> list[str]:
+def simplicity_da(cache_dir: str | None = None) -> list[str]:
     """``simpeval meta-evaluate`` on Simplicity-DA simplicity: Pearson and Spearman, quality split.
 
-    Both runs share a fresh score cache, so the metrics score the 600 items once (tests regenerate this)."""
+    Both runs share a score cache (``cache_dir``, by default a fresh one), so the metrics score the 600
+    items once (tests regenerate this)."""
     import tempfile
 
     lines = []
-    with tempfile.TemporaryDirectory(prefix="sledoc-cache-") as cache:
+    with tempfile.TemporaryDirectory(prefix="sledoc-cache-") as fresh:
+        cache = cache_dir or fresh
         for correlation in ("pearson", "spearman"):
             command = [sys.executable, "-m", "simpeval", "meta-evaluate", "--dataset", "simplicity-da",
                        "--aspect", "simplicity", "-m", "sle,sle-delta,fkgl", "--correlation", correlation,
