@@ -9,7 +9,8 @@ Single process, one thread. NLTK's import (about 1 s, both need it) is timed apa
 per-text caches, "warm" repeats the run in the same process. Scoring times are the
 best of ``--repeats`` interleaved runs (default 3), as the machine is shared.
 
-Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/cescore_parity_speed.py``
+Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/cescore_parity_speed.py [--write]``
+(``--write``: ``docs/benchmarks/cescore-speed.md``)
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from machine import cpu_model  # noqa: E402
+from machine import cpu_model, write_report  # noqa: E402
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "benchmarks" / "cescore-speed.md"
 
 
 def load_pairs(data_dir: Path) -> tuple[list[str], list[str]]:
@@ -65,7 +68,10 @@ def authors_setup() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3, help="scoring runs to take the best of")
-    repeats = parser.parse_args().repeats
+    parser.add_argument("--write", nargs="?", const=str(DOC), default=None, metavar="PAGE")
+    args = parser.parse_args()
+    repeats = args.repeats
+    load_before = os.getloadavg()[0]
     data_dir = Path(os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
     sources, outputs = load_pairs(data_dir)
     n = len(sources)
@@ -96,26 +102,43 @@ def main() -> None:
         authors_run = min(authors_run, seconds)
     _, ours_warm = timed(score_all, repeats)
 
-    print(f"# CEScore parity and speed, {n} pairs of Structural Simplicity")
-    print(f"machine: {cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
-          f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
-          f"best of {repeats}\n")
-    print("| score | max abs diff vs authors |")
-    print("|---|---|")
+    lines = [
+        f"# Benchmark: CEScore parity and speed, {n} pairs of Structural Simplicity",
+        "",
+        "Written by `benchmarks/cescore_parity_speed.py --write`; do not edit by hand.",
+        "",
+        f"- Machine: {os.cpu_count()} CPU cores ({cpu_model()}); Python {platform.python_version()}",
+        f"- Date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; 1-minute load average before / after: "
+        f"{load_before:.2f} / {os.getloadavg()[0]:.2f}",
+        f"- Scoring runs: best of {repeats}, ours and the authors' interleaved; one process, one thread",
+        "",
+        "| score | max abs diff vs authors |",
+        "|---|---|",
+    ]
     for k, name in enumerate(("S", "M", "G", "CE")):
         ours_k = [(r.s, r.m, r.g, r.ce)[k] for r in ours]
         diff = max(abs(a - b[k]) for a, b in zip(ours_k, theirs))
-        print(f"| {name} | {diff:.3g} |")
-    print("\n| step | simpeval-cescore (s) | authors' CEScore (s) |")
-    print("|---|---|---|")
-    print(f"| import nltk (shared) | {nltk_import:.2f} | (same) |")
-    print(f"| setup: lexicons, tokenizers | {ours_setup_s:.2f} | {authors_setup_s:.2f} |")
-    print(f"| score {n} pairs, cold | {ours_cold:.2f} | {authors_run:.2f} |")
-    print(f"| score {n} pairs, warm (same process again) | {ours_warm:.2f} | - |")
-    print(f"| setup + cold scoring | {ours_setup_s + ours_cold:.2f} | {authors_setup_s + authors_run:.2f} |")
-    print(f"\nspeed-up, cold scoring: {authors_run / ours_cold:.1f}x; "
-          f"setup + cold scoring: {(authors_setup_s + authors_run) / (ours_setup_s + ours_cold):.1f}x; "
-          f"per pair: {1000 * ours_cold / n:.2f} ms vs {1000 * authors_run / n:.2f} ms")
+        lines.append(f"| {name} | {diff:.3g} |")
+    lines += [
+        "",
+        "| step | simpeval-cescore (s) | authors' CEScore (s) |",
+        "|---|---|---|",
+        f"| import nltk (shared) | {nltk_import:.2f} | (same) |",
+        f"| setup: lexicons, tokenizers | {ours_setup_s:.2f} | {authors_setup_s:.2f} |",
+        f"| score {n} pairs, cold | {ours_cold:.2f} | {authors_run:.2f} |",
+        f"| score {n} pairs, warm (same process again) | {ours_warm:.2f} | - |",
+        f"| setup + cold scoring | {ours_setup_s + ours_cold:.2f} | {authors_setup_s + authors_run:.2f} |",
+        "",
+        f"Speed-up, cold scoring: **{authors_run / ours_cold:.1f}x**; setup + cold scoring: "
+        f"{(authors_setup_s + authors_run) / (ours_setup_s + ours_cold):.1f}x; per pair: "
+        f"{1000 * ours_cold / n:.2f} ms vs {1000 * authors_run / n:.2f} ms.",
+        "",
+    ]
+    text = "\n".join(lines)
+    if args.write:
+        write_report(Path(args.write), text)
+    else:
+        print(text)
 
 
 if __name__ == "__main__":
