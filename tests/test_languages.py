@@ -166,3 +166,22 @@ def test_metrics_show_names_the_languages_and_builds_a_metric_without_english_in
     assert "  languages (--lang): de\n" in german_only.stdout
     assert "wiener-sachtextformel-1|formula:1|lang:de|" in german_only.stdout
     assert "  languages (--lang): any\n" in _simpeval("metrics", "show", "bleu").stdout
+
+
+def test_meta_evaluate_and_leaderboard_take_the_language(data_dir, tmp_path):
+    import json
+
+    done = _simpeval("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", str(data_dir), "-m", "length",
+                     "--lang", "de", "--format", "json", "--no-cache", "--resamples", "10")
+    assert done.returncode == 0, done.stderr
+    signatures = {record["signature"] for record in json.loads(done.stdout) if record.get("signature")}
+    assert signatures and all(s.startswith("length|formula:2|lang:de|") for s in signatures)
+    refused = _simpeval("meta-evaluate", "--dataset", "simplicity-da", "--data-dir", str(data_dir), "-m", "fkgl",
+                        "--lang", "de", "--no-cache")
+    assert refused.returncode == 2 and 'metric "fkgl" has no rules for language "de"' in refused.stderr
+
+    from simpeval.leaderboard.run import Plan, run_leaderboard
+
+    board = run_leaderboard(load_registry(autoload=False), Plan(data_dir, ["length"], lang="de"))
+    assert board.cells == []  # no rated dataset declares German yet: none is scored by German rules
+
