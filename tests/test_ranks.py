@@ -7,7 +7,8 @@ import json
 import numpy as np
 
 from simpeval.ranks import cluster_ranks, holm
-from tests.test_metaeval_ties import PUBLISHED, run
+from test_metaeval_ties import PUBLISHED, run  # tests/ is on sys.path (pytest rootdir-relative import); a
+# package named "tests" may be installed (textstat 0.7 ships one), so no "tests." prefix
 
 NAN = np.nan
 
