@@ -132,7 +132,7 @@ class EvaluateOptions:
 @click.option("-a", "--analysis", is_flag=True, help="Add the word-level operations: metrics ops and, with references, ops-f1.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
               help=f"Metrics or sub-scores, comma-separated (default: {DEFAULT_METRICS_WITH_REFS} with references, "
-                   f"{DEFAULT_METRICS_WITHOUT_REFS} without).")
+                   f"{DEFAULT_METRICS_WITHOUT_REFS} without; fre for fkgl outside English).")
 @click.option("--sentence-level", is_flag=True, help="Report one score per line instead of corpus scores.")
 @click.option("--preset", default=None, help="Settings of a published setup, e.g. metaeval-2021.")
 @lang_option

@@ -22,7 +22,8 @@ DEFAULT_HTML = "report.html"
 @click.option("--sys-dir", default=None, type=click.Path(file_okay=False),
               help="Every file in this directory (sorted by name) as a system, after the --sys files.")
 @click.option("-m", "--metrics", "metric_specs", multiple=True, metavar="NAME[:OPT=V,...]",
-              help="Metrics, comma-separated (default: bleu,sari,fkgl with references, fkgl without).")
+              help="Metrics, comma-separated (default: bleu,sari,fkgl with references, fkgl without; fre for fkgl "
+                   "outside English).")
 @click.option("--preset", default=None, help="Metric settings of a published setup, e.g. metaeval-2021.")
 @lang_option
 @click.option("--paired-bs", is_flag=True,
@@ -48,10 +49,10 @@ DEFAULT_HTML = "report.html"
 def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, preset, lang, paired_bs, paired_ar, no_paired,
            all_pairs, paired_n, sample_metric, n_samples, seed, title, fmt, output, data_dir, no_cache, cache_dir) -> None:
     """Write a report on one or several systems: metrics, features, plots and highlighted samples."""
-    from simpeval.api import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
     from simpeval.cache import ScoreCache
     from simpeval.fileio import check_not_an_input, check_writable, write_output
     from simpeval.cli.language import test_set_language
+    from simpeval.engine.metrics import default_specs
     from simpeval.cli.state import registry
     from simpeval.cli.systems import resolve_inputs
     from simpeval.errors import UsageError
@@ -74,9 +75,10 @@ def report(test_set, orig_path, refs_paths, sys_paths, sys_dir, metric_specs, pr
     sources, systems, references = read_report_inputs(orig_path, sys_paths, refs_paths)
     if all_pairs and len(systems) < 2:
         raise UsageError("--all-pairs compares systems: give two or more (--sys A --sys B, or --sys-dir DIR)")
-    specs = metric_specs or ((DEFAULT_METRICS_WITH_REFS if references else DEFAULT_METRICS_WITHOUT_REFS),)
+    lang = test_set_language(lang, test_set)
+    specs = default_specs(metric_specs, bool(references), lang)
     built = build_report(registry(), sources, systems, references, specs, title=title, preset=preset,
-                         lang=test_set_language(lang, test_set), test=test,
+                         lang=lang, test=test,
                          n_resamples=paired_n, sample_metric=sample_metric, n_samples=n_samples, seed=seed,
                          cache=None if no_cache else ScoreCache(cache_dir), all_pairs=all_pairs,
                          word_labels=fmt == "html")  # Markdown shows no colours
