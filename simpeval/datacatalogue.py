@@ -31,6 +31,7 @@ class DataSet:
     paths: tuple[str, ...]
     source: str
     licence: str = ""
+    lang: str = ""  # the language of its texts (ISO 639-1), where it has texts of one language
 
     def missing(self, data_dir: Path | None) -> list[str]:
         """The paths not present under ``data_dir`` (all of them when there is no directory)."""
@@ -48,12 +49,12 @@ def catalogue(registry: Registry) -> list[DataSet]:
     from simpeval.datasets.references import reference_set_files
     from simpeval.datasets.testsets import TEST_SETS
 
-    entries = [DataSet(name, "dataset", tuple(cls.files), cls.source_url, cls.licence)
+    entries = [DataSet(name, "dataset", tuple(cls.files), cls.source_url, cls.licence, cls.lang)
                for name, cls in sorted(registry.datasets.items())]
     entries += [DataSet(name, "references", paths, source, _LICENCES.get(source, ""))
                 for name, (paths, source) in reference_set_files().items()]
     entries += [DataSet(spec.name, "test set", tuple(dict.fromkeys(p for p in (spec.orig, *spec.refs, spec.meta) if p)),
-                        spec.source, spec.licence or _LICENCES.get(spec.source, ""))
+                        spec.source, spec.licence or _LICENCES.get(spec.source, ""), spec.lang)
                 for spec in TEST_SETS.values()]
     entries += [DataSet(f"{spec.name} outputs", "system outputs", (spec.systems,), spec.source)
                 for spec in TEST_SETS.values() if spec.systems]  # their authors' terms: "see its source"

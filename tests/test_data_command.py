@@ -33,6 +33,9 @@ def test_the_readme_snippet_and_commands_work_from_the_user_directory(user_dir, 
     assert f"  user data directory    {user_dir}  (used)" in listed.output.splitlines()
     rows = {line.split()[0]: line for line in listed.output.splitlines() if line.strip()}
     assert "found" in rows["simplicity-da"] and "CC BY-NC-SA 4.0" in rows["simplicity-da"]
+    # each data set's language and source are listed too
+    assert rows["readmepp-fr"].split()[3:5] == ["fr", "MIT"] and "github.com/tareknaous/readme" in rows["readmepp-fr"]
+    assert rows["deplain-ratings"].split()[3:5] == ["de", "GPL-3.0"]
 
 
 def test_the_python_api_names_its_argument_not_the_cli_flag(user_dir):

@@ -137,7 +137,9 @@ def test_test_sets_and_datasets_declare_their_language():
     assert {name: spec.lang for name, spec in TEST_SETS.items() if spec.lang != "en"} == {
         "deplain-web_test": "de", "deplain-web-doc_test": "de"}
     registry = load_registry(autoload=False)
-    assert {cls.lang for cls in registry.datasets.values()} == {"en"}
+    assert {name: cls.lang for name, cls in registry.datasets.items() if cls.lang != "en"} == {
+        "deplain-ratings": "de", "textcomplexityde": "de", "textcomplexityde-pairs": "de", "readmepp-ar": "ar",
+        "readmepp-fr": "fr", "readmepp-hi": "hi", "readmepp-ru": "ru"}
 
 
 def test_a_german_test_set_scores_in_german_without_lang(data_dir):

@@ -37,9 +37,10 @@ def data(data_dir) -> None:
     for entry in entries:
         missing = entry.missing(used)
         status = "found" if not missing else f"missing {len(missing)} of {len(entry.paths)}"
-        rows.append([entry.name, entry.kind, status, entry.licence or "see its source"])
+        rows.append([entry.name, entry.kind, status, entry.lang or "-", entry.licence or "see its source",
+                     entry.source or "-"])
     click.echo()
-    click.echo(render(["name", "kind", "files", "licence"], rows), nl=False)
+    click.echo(render(["name", "kind", "files", "language", "licence", "source"], rows), nl=False)
     absent = [(entry, entry.missing(used)) for entry in entries if entry.missing(used)]
     if absent:
         click.echo()

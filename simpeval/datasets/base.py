@@ -9,6 +9,7 @@ the individual ratings for inter-annotator agreement. Subclasses only parse thei
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -76,6 +77,7 @@ class Judgements:
     raw: dict[str, np.ndarray]
     standardized: dict[str, np.ndarray] = field(default_factory=dict)
     ratings: dict[str, Ratings] = field(default_factory=dict)
+    splits: list[str] | None = None  # each item's declared split (train, validation, test), if any
 
 
 class Dataset:
@@ -97,8 +99,13 @@ class Dataset:
       ``<SEP>``, spaced punctuation) that ``--preset lens-2023`` removes, as LENS did;
     - ``level``: ``"document"`` when the items are multi-sentence texts (``simpeval leaderboard
       --level document`` shows them; the sentence-level board leaves them out);
-    - ``kind``: ``"rated"`` (a human score per item) or ``"pairwise"``
-      (:class:`simpeval.datasets.pairwise.PairwiseDataset`: a preference per pair of items).
+    - ``kind``: ``"rated"`` (a human score per item), ``"pairwise"``
+      (:class:`simpeval.datasets.pairwise.PairwiseDataset`: a preference per pair of items) or
+      ``"text"`` (a human score of a single text, its readability: no source/output pair; each item's
+      text is its output *and* its source, so only the scores that read the output alone,
+      ``Metric.output_only``, are correlated with it);
+    - ``default_split``: the declared split (:meth:`item_splits`) meta-evaluation uses when none is
+      asked (ReadMe++: ``test``; its train and validation items are for training metrics);
     - ``lang``: the language of the texts (ISO 639-1), the default of ``--lang``.
     """
 
@@ -115,6 +122,7 @@ class Dataset:
     level: ClassVar[str] = "sentence"
     kind: ClassVar[str] = "rated"
     lang: ClassVar[str] = ENGLISH
+    default_split: ClassVar[str | None] = None
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir
@@ -127,6 +135,7 @@ class Dataset:
         self._raw = judgements.raw
         self._standardized = judgements.standardized
         self._ratings = judgements.ratings
+        self._splits = judgements.splits
 
     def read(self, *paths: Path) -> Judgements:
         """Parse the dataset's ``files`` (in order) into :class:`Judgements`."""
@@ -140,9 +149,35 @@ class Dataset:
 
         A dataset plugin that trains or tunes metrics on part of its items overrides this, so that
         ``simpeval leaderboard --split test`` (and ``meta-evaluate`` through
-        :class:`simpeval.metaeval.run.Request`'s ``item_split``) correlates on held-out items only.
+        :class:`simpeval.metaeval.run.Request`'s ``item_split``) correlates on held-out items only;
+        a loader can instead return them in :attr:`Judgements.splits`.
         """
-        return None
+        return self._splits
+
+    def only_split(self, split: str) -> Dataset:
+        """A copy holding only the items of declared split ``split`` (their scores, ratings and splits);
+        :class:`UsageError` when the dataset declares no splits or not this one. State a subclass keeps
+        beside the base class's (its own references) is not subset: such a dataset declares no splits."""
+        splits = self.item_splits()
+        if splits is None:
+            raise UsageError(f"{self.name} declares no train/validation/test splits: drop the split, "
+                             "or use a dataset that declares them")
+        if split not in splits:
+            raise UsageError(f'{self.name} has no "{split}" split: choose one of {", ".join(sorted(set(splits)))}')
+        keep = np.flatnonzero(np.asarray(splits) == split)
+        part = copy.copy(self)
+        part.items = [self.items[i] for i in keep]
+        part._raw = {a: v[keep] for a, v in self._raw.items()}
+        part._standardized = {a: v[keep] for a, v in self._standardized.items()}
+        position = np.full(len(self.items), -1)
+        position[keep] = np.arange(len(keep))
+        part._ratings = {}
+        for aspect, r in self._ratings.items():
+            kept = position[r.item] >= 0
+            part._ratings[aspect] = Ratings(position[r.item[kept]], r.rater[kept], r.value[kept])
+        part._splits = [split] * len(keep)
+        part.item_splits = lambda: part._splits  # a subclass's own item_splits described every item
+        return part
 
     # ------------------------------------------------------------------
     # Human scores

@@ -12,11 +12,12 @@ from simpeval.errors import UsageError
 from simpeval.fileio import note_read
 
 
-def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
-    """All rows of ``path`` (UTF-8, optional BOM); :class:`UsageError` if a ``required`` column is missing."""
+def read_rows(path: Path, required: tuple[str, ...], encoding: str = "utf-8-sig") -> list[dict[str, str]]:
+    """All rows of ``path`` (UTF-8, optional BOM, unless the file is released in another ``encoding``:
+    TextComplexityDE's cp1252); :class:`UsageError` if a ``required`` column is missing."""
     note_read(path)  # an output of this command must never replace it
     try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
+        with path.open(encoding=encoding, newline="") as handle:
             reader = csv.DictReader(handle)
             missing = [c for c in required if c not in (reader.fieldnames or [])]
             if missing:
@@ -25,7 +26,8 @@ def read_rows(path: Path, required: tuple[str, ...]) -> list[dict[str, str]]:
     except OSError as exc:
         raise UsageError(f"cannot read data file {path}: {exc.strerror}: fix its permissions or re-fetch it") from None
     except (UnicodeDecodeError, csv.Error) as exc:
-        raise UsageError(f"{path} is not a UTF-8 CSV file ({exc}): replace it with the released file") from None
+        name = "UTF-8" if encoding == "utf-8-sig" else encoding
+        raise UsageError(f"{path} is not a {name} CSV file ({exc}): replace it with the released file") from None
 
 
 def numbers(rows: list[dict[str, str]], column: str, path: Path) -> np.ndarray:

@@ -19,6 +19,7 @@ class FreTextstat(Metric):
     """textstat 0.7.3's ``flesch_reading_ease`` after ``set_lang(lang)`` (higher = easier)."""
 
     name = "fre-textstat"
+    output_only = frozenset({name})
     formula_version = "1"
     description = "textstat 0.7.3's Flesch Reading Ease (German: Amstad 1978), as EASSE-de reported it"
     requires_references = False

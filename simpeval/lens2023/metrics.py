@@ -17,6 +17,7 @@ class FkglTextstat(Metric):
     """textstat 0.7.3's Flesch-Kincaid grade, as LENS computed "FKGL" (lower is simpler)."""
 
     name = "fkgl-textstat"
+    output_only = frozenset({name})
     formula_version = "1"
     description = "textstat 0.7.3's Flesch-Kincaid Grade Level (LENS's FKGL; lower = simpler)"
     level = "document"  # finds sentences itself

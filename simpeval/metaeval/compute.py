@@ -34,9 +34,17 @@ class ComputedScores:
     signatures: dict[str, str] = field(default_factory=dict)
 
 
-def default_metric_specs(registry: Registry, with_references: bool, lang: str = ENGLISH) -> list[str]:
+def default_metric_specs(registry: Registry, with_references: bool, lang: str = ENGLISH,
+                         kind: str = "rated") -> list[str]:
     """The :data:`DEFAULT_METRICS` that are installed (and need no references, if there are none) and
-    have rules for language ``lang``."""
+    have rules for language ``lang``; for a dataset of single texts (``kind`` ``"text"``), every
+    installed non-neural score that reads the output alone (``Metric.output_only``) in ``lang``."""
+    if kind == "text":
+        specs = [score for name, cls in sorted(registry.metrics.items()) if not cls.neural
+                 for score in cls.score_names() if score in cls.output_only and registry.supports(name, lang)]
+        if not specs:
+            raise UsageError(f"no installed metric reads a text alone in language {lang}: pass -m NAME or --scores CSV")
+        return specs
     specs = [
         name
         for name in DEFAULT_METRICS
@@ -47,6 +55,21 @@ def default_metric_specs(registry: Registry, with_references: bool, lang: str = 
     if not specs:
         raise UsageError("none of the default metrics is installed: pass -m NAME (see `simpeval metrics list`)")
     return specs
+
+
+def check_output_only(registry: Registry, specs: Sequence[str], dataset: str) -> None:
+    """:class:`UsageError` for the first of ``specs`` (``-m`` syntax) that needs a source/output difference or
+    references: dataset ``dataset`` rates single texts, each scored as the output with itself as the source."""
+    from simpeval.runner import parse_metric_specs
+
+    for name, _ in parse_metric_specs(list(specs)):
+        cls = registry.metric_class(name)
+        wanted = [name] if name in cls.score_names() else list(cls.score_names())
+        if not set(wanted) <= cls.output_only:
+            usable = ", ".join(sorted(cls.output_only)) or "none of its scores"
+            raise UsageError(f'dataset "{dataset}" rates single texts (the text is the output and its own source): '
+                             f'"{name}" compares an output with its source or references; use a score that reads '
+                             f"the output alone ({cls.name}: {usable})")
 
 
 def _reported_names(registry: Registry, names: Sequence[str]) -> list[str]:

@@ -47,7 +47,8 @@ class Request:
     cache: ScoreCache | None = None
     progress: bool = False  # progress bars (scoring, resampling) on standard error
     executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
-    item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test"
+    item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test";
+    # None: the dataset's default_split (ReadMe++: test), else every item
 
 
 @dataclass
@@ -75,13 +76,18 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
                          f"`simpeval meta-evaluate --dataset {request.dataset}` (agreement on its pairs) or "
                          "simpeval.metaeval.pairrun.run_pairs")
     dataset = registry.dataset_class(request.dataset)(request.data_dir)
+    item_split = request.item_split or dataset.default_split
+    notes = []
+    if item_split is not None:  # the other items are neither scored nor correlated
+        total, dataset = len(dataset), dataset.only_split(item_split)
+        if request.item_split is None:
+            notes.append(f"{dataset.name}: its {item_split} split only ({len(dataset)} of {total} items; the "
+                         "others are for training metrics)")
     aspect = request.aspect or dataset.aspects[0]
     human = dataset.human_scores(aspect, raw=request.raw)
     references = request.references or dataset.default_references
     systems = list(dict.fromkeys(item.system for item in dataset.items)) if request.level == "system" else None
     scores, signatures, warnings = _gather_scores(registry, request, dataset, references, systems)
-    if request.item_split is not None:
-        human = _only_split(dataset, human, request.item_split)
     if systems is None:
         unit_human = human
         unit_types = [item.system_type for item in dataset.items]
@@ -115,7 +121,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
                                    groups=groups, selection=selection, average_keys=average_keys, tick=bar.update)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    result.warnings[:0] = [*getattr(dataset, "warnings", []), *warnings]
+    result.warnings[:0] = [*notes, *getattr(dataset, "warnings", []), *warnings]
     return Report(request, dataset, aspect, references, unit_human, scores, split, result, signatures)
 
 
@@ -135,17 +141,6 @@ def _without_repeated_rows(split: Split, dataset: Dataset) -> Split:
                f"({', '.join(map(str, first))} first): each item is counted once (its first row)")
     return Split({name: np.setdiff1d(idx, repeats) for name, idx in split.groups.items()},
                  [*split.warnings, warning])
-
-
-def _only_split(dataset: Dataset, human: np.ndarray, split: str) -> np.ndarray:
-    """``human`` with the items outside ``split`` set to nan (so no correlation counts them)."""
-    splits = dataset.item_splits()
-    if splits is None:
-        raise UsageError(f"{dataset.name} declares no train/validation/test splits: drop the split, "
-                         "or use a dataset that declares them")
-    if split not in splits:
-        raise UsageError(f'{dataset.name} has no "{split}" split: choose one of {", ".join(sorted(set(splits)))}')
-    return np.where(np.asarray(splits) == split, human, np.nan)
 
 
 def _average_keys(request: Request, dataset: Dataset) -> list[str] | None:
@@ -168,12 +163,15 @@ def _gather_scores(
     registry: Registry, request: Request, dataset: Dataset, references: str | None, systems: list[str] | None
 ) -> tuple[dict[str, np.ndarray], dict[str, str], list[str]]:
     """Computed metrics and ``--scores`` columns, per item or (``systems``) per system."""
-    from simpeval.metaeval.compute import compute_scores, default_metric_specs
+    from simpeval.metaeval.compute import check_output_only, compute_scores, default_metric_specs
     from simpeval.metaeval.scores import join_scores
 
     specs = request.metrics
     if specs is None and not request.scores:
-        specs = default_metric_specs(registry, dataset.has_references(references), request.lang or dataset.lang)
+        specs = default_metric_specs(registry, dataset.has_references(references), request.lang or dataset.lang,
+                                     dataset.kind)
+    if specs and dataset.kind == "text":
+        check_output_only(registry, specs, dataset.name)
     scores: dict[str, np.ndarray] = {}
     signatures: dict[str, str] = {}
     warnings: list[str] = []

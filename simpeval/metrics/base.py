@@ -170,6 +170,9 @@ class Metric(abc.ABC):
     formula_version: ClassVar[str] = "1"
     languages: ClassVar[tuple[str, ...] | None] = (ENGLISH,)
     trained_on: ClassVar[tuple[str, ...]] = ()
+    #: the scores that read the output alone (no source, no references): the only ones a dataset of single
+    #: rated texts (``Dataset.kind`` ``"text"``, a text's readability) is correlated with
+    output_only: ClassVar[frozenset[str]] = frozenset()
     model_card: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")

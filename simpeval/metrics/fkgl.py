@@ -80,6 +80,7 @@ class Fkgl(AdditiveMetric):
     name = "fkgl"
     formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
     sub_scores = ("fkgl",)
+    output_only = frozenset(sub_scores)
     description = "Flesch-Kincaid Grade Level of the output (lower = simpler)"
     requires_references = False
     level = "document"  # splits texts into sentences itself

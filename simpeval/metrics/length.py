@@ -53,6 +53,7 @@ class Length(Metric):
     requires_references = False
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
+    output_only = frozenset({"length", "length-sentences"})
     lower_is_better = frozenset({"length", "length-compression", "length-token-ratio"})
     options = {
         "tokenizer": Option(str, "13a", "word tokenizer", choices=TOKENIZER_NAMES, short="tok"),

@@ -134,6 +134,7 @@ class QualityEstimation(Metric):
     }
     lower_is_better = frozenset({"qe-compression", "qe-exact-copies", "qe-lexical-complexity"})
     languages = LANGUAGES
+    output_only = frozenset({"qe-lexical-complexity"})  # the output's word ranks alone
     # how much an output was compressed, split, edited: a description, good or bad by the task (PBMT-R's
     # higher Levenshtein similarity was called "better" beside its "worse" exact copies); copies and rare
     # words are worse whatever the task

@@ -257,7 +257,7 @@ def _metric(name: str, formulas: dict[str, Callable[[TextCounts], float]], descr
     languages = tuple(PUNKT_LANGUAGES) if "*" in formulas else tuple(formulas)
     return type(_class_name(name), (Readability,), {
         "__doc__": doc, "__module__": __name__, "name": name, "formulas": formulas, "languages": languages,
-        "syllables": "*" not in formulas, "description": description, "higher_is_better": higher_is_better})
+        "syllables": "*" not in formulas, "description": description, "output_only": frozenset({name}), "higher_is_better": higher_is_better})
 
 
 def _class_name(name: str) -> str:

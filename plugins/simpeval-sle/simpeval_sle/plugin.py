@@ -71,6 +71,7 @@ class Sle(_SleBase):
     """
 
     name = "sle"
+    output_only = frozenset({name})
     description = "estimated reading level of the output (mean over its sentences; higher = simpler)"
 
     def _score_items(self, sources, outputs, references=None):
