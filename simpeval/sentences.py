@@ -16,6 +16,12 @@ tokenizer is not used: it departs from NLTK on purpose, and each departure chang
 - realignment does not pull the opening curly quotes ``‘`` ``“`` back onto the previous sentence,
   which NLTK (3.9 and later) does.
 
+Arabic and Hindi, which NLTK has no trained model for, are split by the same algorithm with no trained
+parameters and the language's own sentence-ending marks beside ``.``, ``?`` and ``!`` (:data:`UNTRAINED`:
+Arabic ``؟``, Hindi's danda ``।``). ``benchmarks/sentence_splitting.py`` chose both by measurement: Punkt
+ahead of pysbd in German, French and Russian, and untrained Punkt far ahead of pysbd on ReadMe++'s Arabic
+and Hindi paragraphs (pysbd splits Arabic at commas and misses Hindi's ``.``).
+
 This module walks the candidate boundaries as NLTK does instead; ``tests/test_sentences.py`` compares
 it with NLTK on every line of every EASSE test set and system output in the data directory, and on
 the German, French and Russian texts there with those languages' models.
@@ -31,7 +37,7 @@ from typing import NamedTuple
 
 from simpeval.languages import check_supported
 
-__all__ = ["PUNKT_LANGUAGES", "sentence_spans"]
+__all__ = ["PUNKT_LANGUAGES", "SENTENCE_LANGUAGES", "UNTRAINED", "sentence_spans"]
 
 #: ISO 639-1 code -> the name of NLTK's trained Punkt model for the language.
 PUNKT_LANGUAGES: dict[str, str] = {
@@ -40,6 +46,11 @@ PUNKT_LANGUAGES: dict[str, str] = {
     "no": "norwegian", "pl": "polish", "pt": "portuguese", "ru": "russian", "sl": "slovene", "sv": "swedish",
     "tr": "turkish",
 }
+#: Languages split by Punkt's algorithm without a trained model: ISO 639-1 code -> its sentence-ending
+#: marks beside ``.``, ``?`` and ``!`` (measured on ReadMe++ by benchmarks/sentence_splitting.py).
+UNTRAINED: dict[str, tuple[str, ...]] = {"ar": ("\u061f",), "hi": ("\u0964",)}
+#: every language :func:`sentence_spans` splits.
+SENTENCE_LANGUAGES = tuple(sorted({*PUNKT_LANGUAGES, *UNTRAINED}))
 
 # NLTK's closing punctuation that moves back onto the sentence it follows (PunktLanguageVars)
 _NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|$)"
@@ -60,16 +71,19 @@ class _Punkt(NamedTuple):
 def _model(lang: str) -> _Punkt:
     import punkt
 
-    check_supported("Punkt sentence splitting", lang, PUNKT_LANGUAGES)
-    rules = punkt.LanguageVars(boundary_realignment_pattern=_NLTK_REALIGNMENT)
-    return _Punkt(punkt.load_model(PUNKT_LANGUAGES[lang]), rules, punkt.PunktWordTokenizer(rules),
+    check_supported("sentence splitting", lang, SENTENCE_LANGUAGES)
+    marks = (".", "?", "!", *UNTRAINED.get(lang, ()))
+    rules = punkt.LanguageVars(sent_end_chars=marks, boundary_realignment_pattern=_NLTK_REALIGNMENT)
+    params = punkt.load_model(PUNKT_LANGUAGES[lang]) if lang in PUNKT_LANGUAGES else punkt.PunktParameters()
+    return _Punkt(params, rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
 
 
 def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     """``(start, end)`` offsets of the sentences of ``text``, as NLTK's Punkt finds them with the
-    model of language ``lang`` (ISO 639-1, one of :data:`PUNKT_LANGUAGES`)."""
+    model of language ``lang`` (ISO 639-1, one of :data:`PUNKT_LANGUAGES`), or untrained with the
+    language's marks for one of :data:`UNTRAINED`."""
     model = _model(lang)
     spans, start = [], 0
     for match, context in _candidates(text, model.candidates):

@@ -125,8 +125,28 @@ def test_other_languages_split_as_nltks_punkt_with_their_model(lang, data_dir):
     assert split_sentences("Das ist z.B. gut. Er kam.", "de") == ("Das ist z.B. gut.", "Er kam.")
 
 
-def test_a_language_without_a_punkt_model_is_refused():
+@pytest.mark.parametrize("lang", ["ar", "hi"])
+def test_arabic_and_hindi_split_as_nltks_untrained_punkt_with_their_marks(lang, data_dir):
+    """NLTK's PunktSentenceTokenizer with empty parameters and the language's sentence-ending marks, on
+    every ReadMe++ training paragraph of the language."""
+    from nltk.tokenize.punkt import PunktLanguageVars, PunktParameters, PunktSentenceTokenizer
+
+    from simpeval.sentences import UNTRAINED
+
+    class Marks(PunktLanguageVars):
+        sent_end_chars = (".", "?", "!", *UNTRAINED[lang])
+
+    nltk = PunktSentenceTokenizer(PunktParameters(), lang_vars=Marks())
+    texts = _readmepp_paragraphs(data_dir, lang)
+    assert len(texts) > 1000
+    assert [t for t in texts if list(split_sentences(t, lang)) != nltk.tokenize(t)] == []
+    assert split_sentences("ذهب الولد إلى المدرسة. ثم عاد إلى البيت؟ نعم!", "ar") == (
+        "ذهب الولد إلى المدرسة.", "ثم عاد إلى البيت؟", "نعم!")
+    assert split_sentences("राम घर गया। वह थक गया था।", "hi") == ("राम घर गया।", "वह थक गया था।")
+
+
+def test_a_language_no_splitter_has_rules_for_is_refused():
     from simpeval.errors import UsageError
 
-    with pytest.raises(UsageError, match='Punkt sentence splitting has no rules for language "ar"'):
-        split_sentences("مرحبا. كيف حالك؟", "ar")
+    with pytest.raises(UsageError, match='sentence splitting has no rules for language "sw"'):
+        split_sentences("Habari. Asante.", "sw")

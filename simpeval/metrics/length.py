@@ -3,7 +3,7 @@
 Sub-scores, per item:
 
 - ``length``: tokens in the output;
-- ``length-sentences``: sentences in the output (NLTK's Punkt model of the language);
+- ``length-sentences``: sentences in the output (NLTK's Punkt model of the language, or pysbd's rules);
 - ``length-compression``: characters of the output / characters of the source
   (EASSE's compression ratio);
 - ``length-token-ratio``: tokens of the output / tokens of the source;
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 import simpeval
 from simpeval.metrics.base import Metric, Option
-from simpeval.sentences import PUNKT_LANGUAGES
+from simpeval.sentences import SENTENCE_LANGUAGES
 from simpeval.text import split_sentences, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
 
@@ -41,7 +41,7 @@ class Length(Metric):
 
     name = "length"
     formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
-    languages = tuple(PUNKT_LANGUAGES)  # Punkt's trained sentence models
+    languages = SENTENCE_LANGUAGES  # those simpeval splits sentences of
     sub_scores = (
         "length",
         "length-sentences",

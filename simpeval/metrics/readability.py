@@ -22,7 +22,7 @@ The formulas and their sources (each class's docstring repeats its own):
 - ``szigriszt-pazos`` (Spanish perspicuity), ``gutierrez-polini`` and ``crawford`` (Spanish);
 - ``wiener-sachtextformel-1`` to ``-4`` (German, Bamberger & Vanecek 1984);
 - ``gulpease`` (Italian, Lucisano & Piemontese 1988);
-- ``lix`` (Björnsson 1968) and ``rix`` (Anderson 1983), for any language Punkt splits.
+- ``lix`` (Björnsson 1968) and ``rix`` (Anderson 1983), for any language simpeval splits sentences of.
 
 ``tests/test_readability.py`` checks every formula against textstat 0.7 on the same counts, and the
 counts themselves on real German, French and Russian texts; docs/metrics.md says where the numbers
@@ -41,7 +41,7 @@ from typing import ClassVar
 import simpeval
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
-from simpeval.sentences import PUNKT_LANGUAGES
+from simpeval.sentences import SENTENCE_LANGUAGES
 from simpeval.store import StatsStore, stored
 from simpeval.syllables import count_syllables
 from simpeval.text import split_sentences
@@ -253,8 +253,8 @@ def _metric(name: str, formulas: dict[str, Callable[[TextCounts], float]], descr
             higher_is_better: bool, doc: str) -> type[Readability]:
     """A :class:`Readability` metric named ``name`` for the languages of ``formulas`` (each has a pyphen
     hyphenation dictionary and a Punkt model); ``*``: a formula without syllables, for every language
-    Punkt splits."""
-    languages = tuple(PUNKT_LANGUAGES) if "*" in formulas else tuple(formulas)
+    simpeval splits sentences of."""
+    languages = SENTENCE_LANGUAGES if "*" in formulas else tuple(formulas)
     return type(_class_name(name), (Readability,), {
         "__doc__": doc, "__module__": __name__, "name": name, "formulas": formulas, "languages": languages,
         "syllables": "*" not in formulas, "description": description, "output_only": frozenset({name}), "higher_is_better": higher_is_better})
