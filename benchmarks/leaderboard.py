@@ -10,11 +10,13 @@ new cache keys, so with a kept cache only its scorings and the cells are recompu
 
 With ``--level document`` it runs ``simpeval leaderboard --level document`` (dwiki-2025's aspects,
 cochrane-pairs, the perturbation checks) and writes that page as the document section at the end of
-``docs/leaderboard.md``, between two HTML comments, replacing the previous one; the sentence-level run
-keeps the document section that is there.
+``docs/leaderboard.md``, between two HTML comments, replacing the previous one; ``--level languages``
+does the same for the languages section (``simpeval leaderboard --level languages``: the rated German
+data and the readability of single texts in German and the ReadMe++ languages); the sentence-level run
+keeps the sections that are there.
 
-Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/leaderboard.py [--level document] [--jobs N]
-[--cache-dir DIR]``
+Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/leaderboard.py [--level document|languages]
+[--jobs N] [--cache-dir DIR]``
 """
 
 from __future__ import annotations
@@ -34,17 +36,22 @@ from machine import load_average, machine_lines  # noqa: E402
 
 DOCUMENT_START = "<!-- document level: written by python benchmarks/leaderboard.py --level document -->"
 DOCUMENT_END = "<!-- end of the document level -->"
+#: the sections other runs than the sentence-level one write, in page order: level -> (start, end) markers
+SECTIONS = {"document": (DOCUMENT_START, DOCUMENT_END),
+            "languages": ("<!-- languages: written by python benchmarks/leaderboard.py --level languages -->",
+                          "<!-- end of the languages -->")}
 
 
-def document_section(page: str) -> str:
-    """The document section of ``page`` (markers included), or "" when it has none."""
-    if DOCUMENT_START not in page or DOCUMENT_END not in page:
+def document_section(page: str, level: str = "document") -> str:
+    """The section of ``level`` in ``page`` (markers included), or "" when it has none."""
+    start, end = SECTIONS[level]
+    if start not in page or end not in page:
         return ""
-    return page[page.index(DOCUMENT_START):page.index(DOCUMENT_END) + len(DOCUMENT_END)] + "\n"
+    return page[page.index(start):page.index(end) + len(end)] + "\n"
 
 
-def without_document_section(page: str) -> str:
-    section = document_section(page)
+def without_document_section(page: str, level: str = "document") -> str:
+    section = document_section(page, level)
     return page.replace(section, "").rstrip() + "\n" if section else page
 
 
@@ -52,7 +59,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--docs", type=Path, default=ROOT / "docs")
-    parser.add_argument("--level", choices=("sentence", "document"), default="sentence")
+    parser.add_argument("--level", choices=("sentence", *SECTIONS), default="sentence")
     parser.add_argument("--no-neural", action="store_true", help="leave neural metrics out (the page names them)")
     parser.add_argument("--cache-dir", type=Path, default=None,
                         help="score cache to read and extend (default: a fresh temporary one: a cold run)")
@@ -62,7 +69,7 @@ def main() -> None:
     old = page.read_text(encoding="utf-8") if page.exists() else ""
     with tempfile.TemporaryDirectory() as fresh:
         cache = args.cache_dir or Path(fresh)
-        written = Path(fresh) / "document.md" if args.level == "document" else page
+        written = Path(fresh) / "section.md" if args.level in SECTIONS else page
         outputs = ["-o", str(written)] + (["--html", str(args.docs / "leaderboard.html")]
                                           if args.level == "sentence" else [])
         subprocess.run([sys.executable, "-m", "simpeval", "leaderboard", "--level", args.level, "--jobs",
@@ -70,17 +77,20 @@ def main() -> None:
                         *(["--no-neural"] if args.no_neural else [])],
                        check=True)
         kind = "a kept score cache (`--cache-dir`)" if args.cache_dir else "a fresh score cache (a cold run)"
-        command = "python benchmarks/leaderboard.py" + (" --level document" if args.level == "document" else "")
+        command = "python benchmarks/leaderboard.py" + (f" --level {args.level}" if args.level in SECTIONS else "")
         text = (written.read_text(encoding="utf-8")
                 + f"\nLoad average when the run started: {load:.1f}, when it ended: {load_average():.1f} "
                   f"(a shared machine); run with {kind}. `{command}` wrote this "
-                  f"{'section' if args.level == 'document' else 'page'}.\n\n"
+                  f"{'section' if args.level in SECTIONS else 'page'}.\n\n"
                 + "\n".join(machine_lines()) + "\n")
-    if args.level == "document":
-        text = (without_document_section(old).rstrip() + "\n\n" + DOCUMENT_START + "\n\n" + text.rstrip()
-                + "\n\n" + DOCUMENT_END + "\n")
-    else:
-        text = text.rstrip() + "\n\n" + document_section(old) if document_section(old) else text
+    sections = {level: document_section(old, level) for level in SECTIONS}
+    if args.level in SECTIONS:
+        start, end = SECTIONS[args.level]
+        sections[args.level] = start + "\n\n" + text.rstrip() + "\n\n" + end + "\n"
+        text = old
+        for level in SECTIONS:
+            text = without_document_section(text, level)
+    text = "\n\n".join([text.rstrip(), *(s.rstrip() for s in sections.values() if s)]) + "\n"
     page.write_text(text, encoding="utf-8")
 
 

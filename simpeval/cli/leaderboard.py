@@ -31,9 +31,12 @@ FORMATS = ("markdown", "html", "json")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the resampling.")
 @click.option("--split", type=click.Choice(("test",)), default=None,
               help="Only the items of the test split, on datasets that declare splits (others: all items).")
-@click.option("--level", type=click.Choice(("sentence", "document")), default="sentence", show_default=True,
+@click.option("--level", type=click.Choice(("sentence", "document", "languages")), default="sentence",
+              show_default=True,
               help="document: the rated document datasets (dwiki-2025), the pairwise ones (cochrane-pairs) and the "
-                   "perturbation checks, with every metric that scores documents.")
+                   "perturbation checks, with every metric that scores documents. languages: the rated datasets in "
+                   "other languages and the rated single texts (readability: textcomplexityde, readmepp-*), with "
+                   "every metric that has rules for another language than English or reads a text alone.")
 @click.option("--lang", "lang", default=None, metavar="CODE",
               help="Only the datasets in this language (ISO 639-1); default: every dataset, each scored in the "
                    "language it declares.")
@@ -101,6 +104,8 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
     document as one sentence, truncated to its encoder's length (non-neural sentence metrics score a
     document as one text, as the document papers do for their SARI and BLEU baselines).
     """
+    from simpeval.languages import ENGLISH
+
     names, left_out = [], []
     for name, cls in sorted(registry.metrics.items()):
         missing = cls.missing_weights()
@@ -113,7 +118,9 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
         elif cls.item_fields:
             left_out.append(f"{name}: needs per-item {', '.join(cls.item_fields)} beside the texts, which no rated "
                             "dataset has")
-        elif level == "sentence" and getattr(cls, "inner", None) is not None:
+        elif level == "languages" and cls.languages == (ENGLISH,) and not cls.output_only:
+            left_out.append(f"{name}: English only, and it compares an output with its source or references")
+        elif level != "document" and getattr(cls, "inner", None) is not None:
             left_out.append(f"{name}: aggregates {cls.inner.name} over a document's sentences (on one sentence it "
                             f"is {cls.inner.name}); on the document board")
         elif level == "document" and cls.neural and cls.level != "document":

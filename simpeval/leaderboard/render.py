@@ -185,6 +185,9 @@ SIGNATURES_NOTE = ("Each metric's settings (its signature; the number of referen
 def _title(plan: Plan) -> str:
     if plan.level == "document":
         return "Leaderboard for documents: which metric agrees with human judgements of whole documents?"
+    if plan.level == "languages":
+        return ("Leaderboard in other languages: which metric agrees with human judgements of simplifications "
+                "and of readability?")
     return "Leaderboard: which metric agrees with human judgements?"
 
 
@@ -192,7 +195,7 @@ def _settings(plan: Plan) -> str:
     from simpeval.reproduce.pointer import metric_settings
 
     split = plan.split or "all items"
-    level = " level=document" if plan.level == "document" else ""
+    level = f" level={plan.level}" if plan.level != "sentence" else ""
     return (f"correlation={plan.correlation} significance={plan.significance} alpha={plan.alpha} "
             f"bootstrap={plan.bootstrap} seed={plan.seed} items={split}{level} {metric_settings(None)}")
 
@@ -205,8 +208,16 @@ def signature_lines(board: Board) -> list[str]:
 def _notes(board: Board, plan: Plan) -> list[str]:
     notes = [f"{m.dataset}: missing. {m.reason}" for m in board.missing]
     notes += [f"metric left out: {m}" for m in plan.left_out]
+    # one line per reason and set of datasets, naming the metrics left out for it
+    datasets: dict[tuple[str, str], set[str]] = defaultdict(set)
     for cell in board.cells:
-        notes += [f"{cell.dataset} / {cell.aspect}: left out {s}" for s in cell.skipped]
+        for skipped in cell.skipped:
+            spec, why = skipped.split(": ", 1)
+            datasets[why, spec].add(cell.dataset)
+    specs: dict[tuple[str, tuple[str, ...]], list[str]] = defaultdict(list)
+    for (why, spec), names in datasets.items():
+        specs[why, tuple(sorted(names))].append(spec)
+    notes += [f"left out of {', '.join(names)}: {', '.join(found)} ({why})" for (why, names), found in specs.items()]
     return list(dict.fromkeys(notes))
 
 

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     from simpeval.parallel import BatchExecutor
     from simpeval.registry import Registry
 
+#: the dataset kinds with a human score per item to correlate (pairwise ones have only preferences)
+CORRELATED = ("rated", "text")
 CELL_VERSION = "2"  # bump when a cell's content changes for the same inputs
 #: The code a cell's numbers come from besides the metrics' (correlations, bootstrap, significance
 #: clusters): in every cell key, so a fix there recomputes the cells instead of serving old ones.
@@ -156,7 +158,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
 
     work = Work()
     cells, missing, columns = [], [], {}
-    rated = [n for n in plan.datasets if getattr(registry.datasets[n], "kind", "rated") == "rated"] \
+    rated = [n for n in plan.datasets if getattr(registry.datasets[n], "kind", "rated") in CORRELATED] \
         if plan.datasets else board_datasets(registry, plan.level)
     for name in rated:
         if plan.lang is not None and registry.dataset_class(name).lang != plan.lang:
@@ -167,10 +169,12 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
         except UsageError as exc:
             missing.append(Missing(name, str(exc)))
             continue
+        item_split = _item_split(dataset, plan.split)
+        if item_split is not None:  # the other items are neither scored nor correlated
+            dataset = dataset.only_split(item_split)
         columns[name] = Items.of(dataset.sources, dataset.outputs)
         specs, skipped = _usable(registry, plan.metrics, dataset)
         keys = metric_keys(registry, specs, dataset.lang)
-        item_split = _item_split(dataset, plan.split)
         used = [keys[family] for family in _families(registry, specs)]
         cell_keys = {aspect: _cell_key(plan, dataset, aspect, specs, used) for aspect in dataset.aspects}
         if cache is not None and specs and any(cache.get(k) is None for k in cell_keys.values()):
@@ -246,9 +250,19 @@ def _pairwise(registry: Registry, plan: Plan, cache, executor, progress, missing
 
 
 def board_datasets(registry: Registry, level: str) -> list[str]:
-    """The registered rated datasets of ``level`` (pairwise ones have no score to correlate), by name."""
-    return sorted(name for name, cls in registry.datasets.items()
-                  if getattr(cls, "level", "sentence") == level and getattr(cls, "kind", "rated") == "rated")
+    """The registered rated datasets of ``level`` (pairwise ones have no score to correlate), by name.
+
+    ``level="languages"``: the rated datasets in other languages than English and every dataset of rated
+    single texts (readability, ReadMe++'s English included, beside its other languages); the sentence
+    and document boards leave them to it."""
+    def on_board(cls) -> bool:
+        kind = getattr(cls, "kind", "rated")
+        if kind not in CORRELATED:
+            return False
+        other = kind == "text" or getattr(cls, "lang", ENGLISH) != ENGLISH
+        return other if level == "languages" else not other and getattr(cls, "level", "sentence") == level
+
+    return sorted(name for name, cls in registry.datasets.items() if on_board(cls))
 
 
 def mark_training(board: Board) -> None:
@@ -275,19 +289,22 @@ def _usable(registry: Registry, specs: list[str], dataset) -> tuple[list[str], l
     for spec in specs:
         cls = registry.metric_class(spec.split(":", 1)[0])
         if cls.requires_references and not has_refs:
-            skipped.append(f"{spec}: needs references, which {dataset.name} has none of")
+            skipped.append(f"{spec}: needs references, which the dataset has none of")
+        elif dataset.kind == "text" and spec.split(":", 1)[0] not in cls.output_only:
+            skipped.append(f"{spec}: compares an output with its source, and the dataset rates single texts")
         elif not registry.supports(cls.name, dataset.lang):
-            skipped.append(f"{spec}: has no rules for {dataset.name}'s language ({dataset.lang})")
+            skipped.append(f"{spec}: has no rules for the dataset's language ({dataset.lang})")
         else:
             usable.append(spec)
     return usable, skipped
 
 
 def _item_split(dataset, split: str | None) -> str | None:
-    """The declared split to keep, or None to keep every item (no split asked, or none declared)."""
-    if split is None or dataset.item_splits() is None:
+    """The declared split to keep (the one asked, else the dataset's ``default_split``), or None to keep
+    every item (none declared, or none asked and no default)."""
+    if dataset.item_splits() is None:
         return None
-    return split
+    return split or dataset.default_split
 
 
 def _trained_on(registry: Registry, specs: list[str]) -> dict[str, tuple[str, ...]]:
@@ -302,11 +319,17 @@ def _trained_on(registry: Registry, specs: list[str]) -> dict[str, tuple[str, ..
 
 def signatures(registry: Registry, specs: list[str]) -> dict[str, str]:
     """Per metric (family) among ``specs``, its printed signature: the settings behind every cell of its
-    row (the number of references, which differs by dataset, left out)."""
+    row (the number of references and the language, which differ by dataset, left out: a metric without
+    English rules is shown in the first language it has)."""
     from simpeval.runner import resolve_metrics
 
-    return {request.metric.name: request.metric.signature() for request in resolve_metrics(registry, specs)} \
-        if specs else {}
+    out = {}
+    for spec in specs:
+        cls = registry.metric_class(spec.split(":", 1)[0])
+        lang = ENGLISH if registry.supports(cls.name, ENGLISH) or not cls.languages else cls.languages[0]
+        for request in resolve_metrics(registry, [spec], lang=lang):
+            out.setdefault(request.metric.name, request.metric.signature())
+    return out
 
 
 def metric_keys(registry: Registry, specs: list[str], lang: str = ENGLISH) -> dict[str, str]:
