@@ -14,6 +14,9 @@ class _NoBar:
     def update(self, n: int = 1) -> None:
         pass
 
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        pass
+
     def __enter__(self) -> _NoBar:
         return self
 

@@ -76,15 +76,18 @@ def make_batches(
 
 
 def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: Batch,
-                done: Callable[[], None] | None = None) -> BatchScores:
+                progress: Callable[[Metric, bool], None] | None = None) -> BatchScores:
     """Every metric's sentence scores and corpus statistics on ``batch``, as ``tasks`` ask.
 
     Metrics run one after the other on the same batch, so the texts they share are
-    counted once while they are in the run's store. ``done`` is called after each metric with
-    a task (a progress bar over scores moves while a long batch is scored).
+    counted once while they are in the run's store. ``progress(metric, finished)`` is called
+    before and after each metric with a task (a progress bar names the metric it waits for, and
+    moves while a long batch is scored).
     """
     results: BatchScores = []
     for metric, task in zip(metrics, tasks):
+        if task is not None and progress is not None:
+            progress(metric, False)
         per_item = stats = rows = None
         if task is not None and task.sentences:
             per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
@@ -93,8 +96,8 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
             stats = column_sums(item_rows) if task.statistics else None
             rows = [list(row) for row in item_rows] if task.item_statistics else None
         results.append((per_item, stats, rows))
-        if task is not None and done is not None:
-            done()
+        if task is not None and progress is not None:
+            progress(metric, True)
     return results
 
 

@@ -63,8 +63,9 @@ def scored_batches(
         planned = [cached_part(entries, sentences, statistics, batch, keyed[batch.index], item_statistics)
                    for batch in chunk]
         work = [(batch, tasks) for batch, (_, _, _, tasks) in zip(chunk, planned) if any(tasks)]
-        if bar is not None:
-            bar.update(sum(len(batch) * sum(task is None for task in tasks) for batch, (*_, tasks) in zip(chunk, planned)))
+        cached = sum(len(batch) * sum(task is None for task in tasks) for batch, (*_, tasks) in zip(chunk, planned))
+        if bar is not None and cached:
+            bar.update(cached)
         found = {batch.index: plan for batch, plan in zip(chunk, planned)}
         for batch, results in executor.map(metrics, work) if executor is not None else _serial(metrics, work, bar):
             values, stats, rows, _ = found[batch.index]
@@ -109,8 +110,19 @@ def cached_part(
 def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | None]]], bar: Any
             ) -> Iterator[tuple[Batch, Any]]:
     for batch, tasks in work:
-        done = None if bar is None else (lambda n=len(batch): bar.update(n))
-        yield batch, score_batch(metrics, tasks, batch, done)
+        yield batch, score_batch(metrics, tasks, batch, None if bar is None else _moving(bar, len(batch)))
+
+
+def _moving(bar: Any, n_items: int) -> Any:
+    """A batch's progress callback: the bar names the metric scoring now (a model may load for a while
+    at 0%) and moves by the batch's items when it is done."""
+    def progress(metric: Metric, finished: bool) -> None:
+        if finished:
+            bar.update(n_items)
+        else:
+            bar.set_postfix_str(metric.name)
+
+    return progress
 
 
 class Collected:
