@@ -38,6 +38,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.sari",
     "simpeval.metrics.fkgl",
     "simpeval.metrics.readability",
+    "simpeval.metrics.cefr_lr",
     "simpeval.metrics.combined",
     "simpeval.lens2023",
     "simpeval.german",

@@ -1,0 +1,44 @@
+"""``cefr-lr``: its features against their definitions (wordfreq as the oracle of the frequencies), its score
+as the shipped linear model of them, and its correlation on TextComplexityDE (German, never trained on)
+as docs/benchmarks/cefr-lr.md reports it."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from wordfreq import zipf_frequency
+
+from simpeval.errors import UsageError
+from simpeval.metaeval.engine import Settings
+from simpeval.metaeval.run import Request, run_meta_evaluation
+from simpeval.metrics.cefr_lr import CefrLr, features
+from simpeval.metrics.cefr_lr_weights import WEIGHTS
+from simpeval.registry import load_registry
+
+
+def test_features_follow_their_definitions():
+    found = features("Der Hund schläft. Er träumt.", "de")
+    freqs = [zipf_frequency(w, "de") for w in ("der", "hund", "schläft", "er", "träumt")]
+    expected = [math.log1p(5), 22 / 5, 1 / 5, math.log1p(5 / 2), np.mean(freqs),
+                sum(f < 3 for f in freqs) / 5, min(freqs)]
+    assert found == pytest.approx(expected)
+    assert np.isnan(features("...", "de")).all()
+
+
+def test_the_score_is_the_shipped_linear_model():
+    texts = ["Das ist gut.", "Die Wiedervereinigung Deutschlands erforderte langwierige Verhandlungen."]
+    scores = CefrLr(lang="de").sentence_scores(texts, texts)["cefr-lr"]
+    for text, score in zip(texts, scores):
+        standard = (features(text, "de") - np.array(WEIGHTS["mean"])) / np.array(WEIGHTS["scale"])
+        assert score == pytest.approx(float(standard @ np.array(WEIGHTS["coef"]) + WEIGHTS["intercept"]))
+    assert scores[0] < scores[1]
+    with pytest.raises(UsageError, match="cefr-lr"):
+        CefrLr(lang="es")
+
+
+def test_textcomplexityde_as_its_card_reports(data_dir):
+    report = run_meta_evaluation(load_registry(), Request(dataset="textcomplexityde", data_dir=data_dir,
+                                                          metrics=["cefr-lr"], split="none", settings=Settings()))
+    assert report.result.record("cefr-lr", "All").r == pytest.approx(0.796, abs=0.0005)
