@@ -7,8 +7,12 @@ script that calls EASSE's own functions on the same files:
 
 - corpus: ``easse.bleu.corpus_bleu`` and ``easse.sari.corpus_sari``; EASSE has no iBLEU, so
   iBLEU is two more ``corpus_bleu`` calls (against the references and against the sources);
-- sentence level: ``easse.bleu.sentence_bleu`` per item (once more for iBLEU, and against the
-  source) and ``easse.sari.corpus_sari`` on the one item.
+- sentence level: ``easse.bleu.sentence_bleu`` per item against the references (its value serves
+  BLEU and iBLEU) and once against the source (iBLEU's other half), and ``easse.sari.corpus_sari``
+  on the one item.
+
+Both sides tokenise with 13a, named on both: ``tokenizer="13a"`` in every EASSE call (EASSE's
+function default; its command line defaults to Moses), ``tokenizer=13a`` in simpeval's ``-m`` specs.
 
 EASSE is not on PyPI. Point ``--easse-src`` at a checkout of its repository (github.com/feralvam/easse;
 only ``easse/bleu.py``, ``easse/sari.py`` and ``easse/utils/preprocessing.py`` are imported, which
@@ -50,16 +54,17 @@ from easse.sari import corpus_sari
 
 level, orig, sys_, *refs = sys.argv[1], *(open(p, encoding="utf-8").read().split("\\n")[:-1] for p in sys.argv[2:])
 if level == "corpus":
-    bleu = corpus_bleu(sys_, refs)
-    print(json.dumps({"bleu": bleu, "sari": corpus_sari(orig, sys_, refs),
-                      "ibleu": 0.9 * bleu - 0.1 * corpus_bleu(sys_, [orig])}))
+    bleu = corpus_bleu(sys_, refs, tokenizer="13a")
+    print(json.dumps({"bleu": bleu, "sari": corpus_sari(orig, sys_, refs, tokenizer="13a"),
+                      "ibleu": 0.9 * bleu - 0.1 * corpus_bleu(sys_, [orig], tokenizer="13a")}))
 else:
     rows = []
     for i, output in enumerate(sys_):
         item_refs = [ref[i] for ref in refs]
-        rows.append({"bleu": sentence_bleu(output, item_refs),
-                     "sari": corpus_sari([orig[i]], [output], [[r] for r in item_refs]),
-                     "ibleu": 0.9 * sentence_bleu(output, item_refs) - 0.1 * sentence_bleu(output, [orig[i]])})
+        bleu = sentence_bleu(output, item_refs, tokenizer="13a")
+        rows.append({"bleu": bleu,
+                     "sari": corpus_sari([orig[i]], [output], [[r] for r in item_refs], tokenizer="13a"),
+                     "ibleu": 0.9 * bleu - 0.1 * sentence_bleu(output, [orig[i]], tokenizer="13a")})
     print(json.dumps(rows))
 """
 
@@ -81,7 +86,7 @@ def write_inputs(data_dir: Path, folder: Path) -> list[Path]:
 def commands(paths: list[Path], script: Path) -> dict[str, list[str]]:
     refs = [arg for p in paths[2:] for arg in ("--refs", str(p))]
     simpeval = [sys.executable, "-m", "simpeval", "evaluate", "--orig", str(paths[0]), "--sys", str(paths[1]), *refs,
-                "-m", "bleu,sari,ibleu", "--no-cache", "--no-progress", "--format"]
+                "-m", "bleu:tokenizer=13a,sari:tokenizer=13a,ibleu:tokenizer=13a", "--no-cache", "--no-progress", "--format"]
     easse = [sys.executable, str(script)]
     files = [str(p) for p in paths]
     return {
@@ -151,7 +156,9 @@ def report(times: dict[str, list[tuple[float, float]]], n: int, loads: tuple[flo
         "*simpeval* is `simpeval evaluate -m bleu,sari,ibleu --no-cache` (corpus scores; `--sentence-level` for",
         "per-item scores). *EASSE* is a script calling EASSE's own functions on the same files:",
         "`corpus_bleu` and `corpus_sari`, and iBLEU from two more `corpus_bleu` calls (EASSE has none);",
-        "per item, `sentence_bleu` (three calls, for BLEU and iBLEU) and `corpus_sari` on the one item.",
+        "per item, `sentence_bleu` against the references (one call, for BLEU and iBLEU) and against the source,",
+        "and `corpus_sari` on the one item. Both sides tokenise with 13a, named on both (`tokenizer=\"13a\"`",
+        "in every EASSE call, `tokenizer=13a` in simpeval's `-m`).",
         "EASSE is not on PyPI: its `bleu.py`, `sari.py` and `utils/preprocessing.py` were taken from its",
         "public repository (github.com/feralvam/easse) into a folder outside this project and put on",
         "`PYTHONPATH`. Before timing, the script checks that the two sides give the same corpus BLEU and",

