@@ -100,6 +100,8 @@ def test_text_datasets_refuse_metrics_that_compare_texts(registry, data_dir):
             _report(registry, data_dir, "textcomplexityde", [spec])
         assert "rates single texts" in str(info.value) and usable in str(info.value)
         assert "\n" not in str(info.value)
+    with pytest.raises(UsageError, match="rates single texts, not the outputs of systems: use --level sentence"):
+        _report(registry, data_dir, "textcomplexityde", ["rix"], level="system")
 
 
 def test_text_datasets_default_to_output_only_scores(registry, data_dir):

@@ -75,6 +75,8 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
         raise UsageError(f'"{request.dataset}" is a pairwise dataset, with no score to correlate: use '
                          f"`simpeval meta-evaluate --dataset {request.dataset}` (agreement on its pairs) or "
                          "simpeval.metaeval.pairrun.run_pairs")
+    if request.level == "system" and getattr(registry.dataset_class(request.dataset), "kind", "rated") == "text":
+        raise UsageError(f'"{request.dataset}" rates single texts, not the outputs of systems: use --level sentence')
     dataset = registry.dataset_class(request.dataset)(request.data_dir)
     item_split = request.item_split or dataset.default_split
     notes = []
