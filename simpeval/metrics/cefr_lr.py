@@ -1,7 +1,8 @@
 """``cefr-lr``: a learned multilingual readability score, a linear model of language-independent features.
 
 SLE's idea (a reading level learned from rated texts) beyond English, without an encoder: no
-multilingual encoder installs offline here, so the model reads seven features every language with
+multilingual encoder installs offline from a package (the card says what the package lists hold), so the
+model reads seven features every language with
 sentences and word frequencies has, on scales that mean the same across languages:
 
 - log of the number of words, letters per word, the share of long words (more than six letters),
