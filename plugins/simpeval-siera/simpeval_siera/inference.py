@@ -6,8 +6,8 @@ score is their mean (eq. 9). Since the backward read of (a, b) is the forward re
 of (b, a), ``two_way(a, b) + two_way(b, a) = 1`` exactly. Pairs go through the
 model by the core's encoding service (:mod:`simpeval.encoding`): each distinct
 ordered pair once, in length-sorted batches halved on out-of-memory errors. ``precision="bfloat16"`` runs the encoder under
-CPU autocast: on CPUs with bf16 matrix units (AVX512-BF16, AMX) about 2.5 times
-faster, at the cost of scores that differ in the third decimal.
+CPU autocast: scores differ in the second or third decimal, and whether it is faster depends on the CPU's
+bf16 units and torch's kernels for them (``docs/benchmarks/siera-precision.md`` measures one CPU).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ class Siera(simpeval.Metric):
         ),
         "precision": simpeval.Option(
             str, default="float32", choices=("float32", "bfloat16"),
-            help="bfloat16: CPU autocast, ~2.5x faster on CPUs with bf16 units, scores differ slightly",
+            help="bfloat16: CPU autocast; scores differ slightly, and whether it is faster depends on the CPU",
         ),
         "batch_size": simpeval.Option(int, default=64, help="pairs per forward pass (halved when out of memory)",
                                       in_signature=False),
