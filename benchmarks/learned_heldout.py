@@ -1,178 +1,163 @@
-"""Every shipped learned metric on the rated datasets it never saw, beside FKGL, compression ratio and SARI.
+"""Every shipped learned metric judged on the rated datasets outside its training data.
 
-    nice -n 10 python benchmarks/learned_heldout.py [--headlines-only]
+    nice -n 10 python benchmarks/learned_heldout.py [--cards-only]
 
-For each metric (``lens-mini``, ``lens-cla-mini``: SimpEval_past; ``siera``: ASSET-valid pairs;
-``sle-delta``: OneStopEnglish; ``simpq``: Simplicity-DA and Structural Simplicity) and each rated
-dataset outside its ``trained_on`` (SimpEval_2022 included: these models were never selected on
-it), Pearson r with the dataset's simplicity label (z-scored per dataset), next to the three
-baselines. A dataset outside ``trained_on`` can still share items with one inside it (Simplicity-DA
-has 63 of its 600 (source, output) pairs in SimpEval_past): those items are counted and the
-correlations are given again without them, the metric's and the baselines'. An item a metric leaves undefined (NaN: ``sle-delta`` of an empty output, which has no
-sentence to read) is left out of that metric's correlation, and the table says how many items
-were scored. Writes ``docs/reproduced/learned-heldout.md``
-and a ``## Headline`` section into each metric's model card (what ``simpeval metrics show`` prints).
+For each learned metric (:data:`JUDGED`: which sub-score measures which aspect) and each rated
+dataset with that aspect's label outside its ``trained_on`` (SimpEval_2022 included: these models
+were never selected on it), the judge (:mod:`simpeval.learning.heldout`,
+:mod:`simpeval.learning.verdict`) correlates the metric with the labels beside every non-learned
+registry metric and sub-score on the same items; a dataset sharing items with the training data
+(the leaderboard's item key) is contaminated and judged again on its unseen items. Metric and
+baseline scores go through the score cache (``$SIMPEVAL_CACHE_DIR``), so a rerun is cheap.
+
+Writes each metric's record (``<model card folder>/NAME.judged.json``, section ``heldout``), its card
+``docs/plugins/cards/NAME.md`` and ``docs/reproduced/learned-heldout.md``. ``--cards-only`` renders the
+cards from the records without scoring (after a trainer's benchmark wrote its section).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import re
+import sys
+import time
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reproduced" / "learned-heldout.md"
 COMMAND = "nice -n 10 python benchmarks/learned_heldout.py"
-DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past", "simpeval-2022")
+JUDGED = {
+    "lens-mini": {"lens-mini": "simplicity"},
+    "lens-cla-mini": {"lens-cla-mini": "simplicity"},
+    "siera": {"siera": "simplicity"},
+    "sle": {"sle": "simplicity"},
+    "sle-delta": {"sle-delta": "simplicity"},
+    "simpq": {"simpq-simplicity": "simplicity", "simpq-meaning": "meaning", "simpq-fluency": "fluency"},
+}
+"""learned metric -> {its sub-score: the aspect it measures}."""
+UNJUDGED = {"sledoc": "no rated dataset gives the per-item target reading level sledoc scores against "
+                      "(`simpeval leaderboard` leaves it out for the same reason)"}
+PAPERS = {
+    "lens-mini": "None for this checkpoint: simpeval trained it (frozen MiniLM). The authors' LENS is the metric "
+                 "`lens`; simpeval's implementation against theirs: docs/reproduced/lens-authors-parity.md.",
+    "lens-cla-mini": "None for this checkpoint: simpeval trained it. Kwak et al. (2024)'s figures beside simpeval's "
+                     "runs: docs/reproduced/kwak-2024.md.",
+    "siera": "None for this checkpoint: simpeval trained it. The SIERA paper's Tables 1 and 4 beside simpeval's "
+             "runs: docs/reproduced/siera.md.",
+    "sle": "None for this checkpoint: simpeval trained it. The SLE paper's tables beside simpeval's runs: "
+           "docs/reproduced/sledoc.md.",
+    "simpq": "None: simpq is simpeval's own metric.",
+}
+PAPERS["sle-delta"] = PAPERS["sledoc"] = PAPERS["sle"]
 
 
-def metrics():
-    from simpeval_lens.plugin import LensClaMini, LensMini
-    from simpeval_siera.plugin import Siera
-    from simpeval_simpq.plugin import Simpq
-    from simpeval_sle.plugin import SleDelta
+def card_path(name: str) -> Path:
+    from simpeval.learning.record import CARD_DIR
 
-    return [LensMini(), LensClaMini(), Siera(), SleDelta(), Simpq()]
+    return ROOT / CARD_DIR / f"{name}.md"
 
 
-def correlation(scores, labels) -> tuple[float, int]:
-    """Pearson r over the items the metric scored (its NaN items left out), and how many those are."""
-    from simpeval.learning.loo import pearson
+def write_cards(registry) -> None:
+    """Every judged metric's card, rendered from its record."""
+    from simpeval.learning.record import card_markdown, load_record
 
-    scores = np.asarray(scores, float)
-    return pearson(scores, labels), int(np.isfinite(scores).sum())
-
-
-def unseen(metric, sources, outputs, data_dir: Path) -> tuple[np.ndarray, list[str]]:
-    """Which items share no (source, output) pair with the metric's training data
-    (:mod:`simpeval.leaderboard.overlap`, as the leaderboard marks them), and the training
-    datasets that could not be read (their overlap unknown)."""
-    from simpeval.itemkeys import pair_keys
-    from simpeval.leaderboard.overlap import training_items
-    from simpeval.learning import loo
-    from simpeval.registry import load_registry
-
-    registry = load_registry()
-    seen, unknown = set(), []
-    for name in metric.trained_on:
-        items = training_items(registry, data_dir, name)
-        if items is None:
-            unknown.append(name)
-        else:
-            seen.update(items.pairs)
-    return loo.unseen(pair_keys(sources, outputs), seen), unknown
+    for name in [*JUDGED, *UNJUDGED]:
+        cls = registry.metric_class(name)
+        card_path(name).parent.mkdir(parents=True, exist_ok=True)
+        card_path(name).write_text(card_markdown(cls, load_record(cls), PAPERS[name], limitations(cls)),
+                                   encoding="utf-8")
 
 
-def rated(data_dir: Path, name: str):
-    """Sources, outputs, references and z-scored simplicity labels (SimpEval_past without its ASSET-reference systems)."""
-    from simpeval.datasets.lens import SimpEval2022
-    from simpeval.learning.rated import load_rated, zscore
+def point_model_cards(registry) -> None:
+    """Each model card's ``## Headline (NAME)`` section points at the card rendered from the judged record."""
+    from simpeval.learning.report import write_card_section
 
-    if name == "simpeval-2022":
-        dataset = SimpEval2022(data_dir)
-        return ([i.source for i in dataset.items], [i.output for i in dataset.items], dataset.references(),
-                zscore(np.asarray(dataset.human_scores("simplicity"), float)))
-    (data,) = load_rated(data_dir, [name])
-    return list(data.sources), list(data.outputs), [list(r) for r in data.references], data.labels["simplicity"]
+    for name in [*JUDGED, *UNJUDGED]:
+        cls = registry.metric_class(name)
+        if name != "simpq" and cls.model_card:  # simpq's card is written whole by benchmarks/simpq_train.py
+            write_card_section(Path(cls.model_card), f"Headline ({name})",
+                               f"- Judged on rated data outside its training data: docs/plugins/cards/{name}.md "
+                               f"(`simpeval metrics show {name}`), rendered from `{name}.judged.json` beside this card.")
+
+
+def limitations(cls) -> list[str]:
+    """What the judged rows cannot say about the metric."""
+    out = []
+    if cls.neural:
+        out.append("Neural: scoring loads a model (CPU time: docs/leaderboard.md lists each metric's).")
+    if cls.name in UNJUDGED:
+        out.append(f"Not judged on rated data: {UNJUDGED[cls.name]}.")
+    return out
+
+
+def sledoc_notes(data_dir: Path) -> list[str]:
+    """sledoc's own held-out figure, from the shipped checkpoint's training record (its test articles)."""
+    from simpeval_sle.plugin import SleDoc
+
+    config = json.loads((Path(SleDoc.model_card).parent / "sle_config.json").read_text(encoding="utf-8"))["training"]
+    mae, fkgl = config["test_document_mae"]["all"], config["test_document_mae_fkgl_baseline"]["all"]
+    return [f"{UNJUDGED['sledoc']}.", f"On OneStopEnglish's test articles (never trained or selected on), document "
+            f"MAE {mae:.3f} against {fkgl:.3f} for an FKGL regression (the shipped checkpoint's training record; "
+            f"{'lower' if mae < fkgl else 'not lower'} than the FKGL regression's)."]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--headlines-only", action="store_true",
-                        help="rewrite the model cards' headlines from the recorded page, without scoring")
-    if parser.parse_args().headlines_only:
-        write_headlines(headlines_from_page())
-        return
+    parser.add_argument("--cards-only", action="store_true", help="render the cards from the records, without scoring")
     from simpeval.datadir import resolve_data_dir
-    from simpeval.learning.loo import pearson
-    from simpeval.run import Run
-    from simpeval_simpq.features import baseline_scores, features
+    from simpeval.learning.baselines import baseline_metrics, baseline_scores
+    from simpeval.learning.heldout import ASPECT_DATASETS, judge_metric, rated_items
+    from simpeval.learning.record import table_lines, update_record
+    from simpeval.registry import load_registry
 
+    registry = load_registry()
+    if parser.parse_args().cards_only:
+        write_cards(registry)
+        point_model_cards(registry)
+        return
+    start = time.perf_counter()
     data_dir = resolve_data_dir(None)
-    rows, headline = [], {}
-    unknown = set()
-    for name in DATASETS:
-        sources, outputs, references, labels = rated(data_dir, name)
-        scores = baseline_scores(features(sources, outputs, references, Run()))
-        base = {k: pearson(v, labels) for k, v in scores.items()}
-        best = max(base, key=lambda k: abs(base[k]))
-        for metric in metrics():
-            if name in metric.trained_on:
-                continue
-            values = np.asarray(metric.sentence_scores(sources, outputs, references)[metric.name], float)
-            r, scored = correlation(values, labels)
-            n = f"{len(labels)}" if scored == len(labels) else f"{scored} of {len(labels)}"
-            keep, missing = unseen(metric, sources, outputs, data_dir)
-            unknown.update(missing)
-            shared = int((~keep).sum())
-            if shared:
-                r_unseen = correlation(values[keep], labels[keep])[0]
-                base_unseen = {k: pearson(np.asarray(v)[keep], labels[keep]) for k, v in scores.items()}
-                best_unseen = max(base_unseen, key=lambda k: abs(base_unseen[k]))
-                without = f"{r_unseen:+.3f} | {best_unseen} {abs(base_unseen[best_unseen]):.3f}"
-            else:
-                without = "= r | ="
-            rows.append(f"| {metric.name} | {name} | {n} | {r:+.3f} | {base['fkgl']:+.3f} | "
-                        f"{base['compression']:+.3f} | {base['sari']:+.3f} | {best} {abs(base[best]):.3f} | "
-                        f"{'yes' if abs(r) >= abs(base[best]) else f'no ({abs(r) - abs(base[best]):+.3f})'} | "
-                        f"{shared} | {without} |")
-            headline.setdefault(metric.name, []).append(f"{name} r {r:+.2f} (best baseline {best} {base[best]:+.2f})")
-    table = ["| metric | dataset (not in its trained_on) | n | r | FKGL r | compression r | SARI r | best baseline "
-             "| metric >= best? | items shared with its training data | r without them | best baseline without them |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|", *rows]
-    unread = (f" The training data of {', '.join(sorted(unknown))} cannot be read here, so no item is counted as "
-              "shared with it." if unknown else "")
+    names = sorted({d for datasets in ASPECT_DATASETS.values() for d in datasets},
+                   key=ASPECT_DATASETS["simplicity"].index)
+    items = [rated_items(data_dir, name) for name in names]
+    baselines = {data.name: baseline_scores(data.sources, data.outputs, data.references, registry) for data in items}
+    page_rows, unknown = [], set()
+    for name, scores in JUDGED.items():
+        cls = registry.metric_class(name)
+        rows, missing = judge_metric(cls, scores, items, registry, data_dir, baselines)
+        unknown.update(missing)
+        notes = [f"The items of {', '.join(missing)} cannot be read here, so no item is counted as shared with "
+                 "it."] if missing else []
+        update_record(cls, "heldout", rows, COMMAND, notes)
+        page_rows += [(name, row) for row in rows]
+    update_record(registry.metric_class("sledoc"), "heldout", [], COMMAND, sledoc_notes(data_dir))
+    write_cards(registry)
+    point_model_cards(registry)
+    table = table_lines([row for _, row in page_rows])
+    table = [table[0].replace("| dataset", "| metric | dataset", 1), table[1] + "---|",
+             *(f"| {name} " + line for (name, _), line in zip(page_rows, table[2:]))]
+    compared = sorted(baseline_metrics(registry))
+    unread = (f" The items of {', '.join(sorted(unknown))} cannot be read here, so no item is counted as shared "
+              "with it." if unknown else "")
     PAGE.write_text("\n".join([
         "# Learned metrics on data they never saw", "",
         f"Written by `benchmarks/learned_heldout.py` (`{COMMAND}`); do not edit by hand.", "",
-        "Pearson r with each dataset's simplicity label (z-scored per dataset; SimpEval_past: its overall rating, "
-        "without the two ASSET-reference systems) of the shipped checkpoints, on every rated dataset outside the "
-        "metric's `trained_on`, beside the simple baselines on the same items. n: the items scored (`sle-delta` has "
-        "no score for an empty output: it has no sentence to read; such items are left out of its correlation). "
-        "Items shared with the metric's training data are (source, output) pairs (compared by their letters and "
-        "digits, case folded: the datasets tokenise and truecase shared outputs differently) also in a "
-        "dataset of its `trained_on` (as the leaderboard marks them): the last three columns repeat the metric's r "
-        f"and the best baseline without those items.{unread} "
-        "simpq's own leave-one-dataset-out table: [simpq.md](simpq.md).", "", *table, "",
-        f"Load average at the end: {os.getloadavg()[0]:.1f}.", ""]), encoding="utf-8")
-    write_headlines(headline)
+        "Each row: Pearson r of a shipped learned metric's sub-score with a rated dataset's label for the aspect "
+        "it measures (z-scored per dataset; SimpEval_past: its overall rating, without the two ASSET-reference "
+        "systems), on every rated dataset outside the metric's `trained_on`, in the metric's declared direction "
+        "(a negative r points the wrong way and loses by its full size), beside the strongest of "
+        f"{len(compared)} non-learned registry metrics ({', '.join(compared)}), every sub-score in its best "
+        "orientation (`-name`: with its sign flipped), on the same items. A dataset sharing (source, output) "
+        "items with the metric's training data (the leaderboard's item key) is *contaminated*: no win or loss "
+        "there; the next row judges its unseen items. Items a metric leaves undefined (NaN: `sle-delta` of an "
+        f"empty output) are left out of every r in that row.{unread} The per-metric cards: "
+        "[../plugins/cards/](../plugins/cards/).", "",
+        *table, "",
+        f"Ran {time.perf_counter() - start:.0f} s (scores through the score cache), load average "
+        f"{os.getloadavg()[0]:.1f} at the end (shared 2-core machine).", ""]), encoding="utf-8")
     print("\n".join(table))
 
 
-def headlines_from_page() -> dict[str, list[str]]:
-    """The headline cells, read back from the table the last full run wrote."""
-    cells: dict[str, list[str]] = {}
-    for line in PAGE.read_text(encoding="utf-8").splitlines():
-        parts = [p.strip() for p in line.strip("|").split("|")]
-        if len(parts) != 12 or not parts[2].split()[0].isdigit():
-            continue
-        metric, dataset, r, best = parts[0], parts[1], parts[3], parts[7].split()
-        signed = dict(zip(("fkgl", "compression", "sari"), parts[4:7]))[best[0]]
-        cells.setdefault(metric, []).append(f"{dataset} r {float(r):+.2f} (best baseline {best[0]} {float(signed):+.2f})")
-    return cells
-
-
-def write_headlines(cells: dict[str, list[str]]) -> None:
-    for metric in metrics():
-        if metric.name in cells:
-            write_headline(Path(metric.model_card or ""), metric, cells[metric.name])
-
-
-def write_headline(card: Path, metric, cells: list[str]) -> None:
-    """Replace (or add) the card's ``## Headline`` section for this metric."""
-    if not card.is_file():
-        return
-    text = card.read_text(encoding="utf-8")
-    marker = f"## Headline ({metric.name})"
-    section = (f"{marker}\n- Trained on: {', '.join(metric.trained_on)}; on rated data it never saw "
-               f"(`benchmarks/learned_heldout.py`): " + "; ".join(cells) + ".\n")
-    pattern = re.compile(rf"^{re.escape(marker)}\n(?:- .*\n)*", re.M)
-    text = pattern.sub(section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-    card.write_text(text, encoding="utf-8")
-
-
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

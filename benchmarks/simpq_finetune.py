@@ -8,7 +8,8 @@ trained end to end with AdamW (every encoder weight moves). Measured: the second
 (forward, backward, update) at batch 16 and at most 128 tokens per pair on 2 threads, and of scoring;
 extrapolated to one epoch on 4,000 pairs and to a leave-one-dataset-out trial (one epoch per fold).
 With ``--trial``, that trial is run for each aspect, if its extrapolated time fits ``--budget-min``,
-and its left-out correlations are written beside simpq's and the best baseline's. Writes ``docs/reproduced/simpq-finetune.md``.
+and its left-out correlations are judged beside simpq's against the strongest registry baseline
+(:mod:`simpeval.learning.verdict`). Writes ``docs/reproduced/simpq-finetune.md``.
 """
 
 from __future__ import annotations
@@ -167,14 +168,20 @@ def main() -> None:
         write_report(PAGE, "\n".join(lines + ["", "The trial is running (this page is rewritten when it ends)."]) + "\n")
 
         shipped = shipped_folds()
-        lines += ["", "## The trial: one epoch per fold (left-out Pearson r)",
-                  "| aspect | left out | trained on | fine-tuned MiniLM r | simpq r (shipped variant, its row chosen on the "
-                  "other dataset) | best baseline |",
-                  "|---|---|---|---|---|---|"]
+        from simpeval.learning.record import row_cells
+        from simpeval.learning.verdict import judge
+
+        lines += ["", "## The trial: one epoch per fold (left-out Pearson r, judged against the strongest registry "
+                  "baseline on the same items)",
+                  "| aspect | left out | trained on | fine-tuned MiniLM r | its verdict | simpq r (shipped variant, its "
+                  "row chosen on the other dataset) | its verdict | strongest baseline | its r |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for aspect, left_out, r, trained in trial(sets, aspects):
             fold = shipped[aspect][left_out]
-            name, value = fold.best_baseline
-            lines.append(f"| {aspect} | {left_out} | {trained} | {r:+.3f} | {fold.r:+.3f} | {name} {value:+.3f} |")
+            tuned = row_cells(judge(r, fold.n, fold.baselines, dataset=left_out, aspect=aspect, score="fine-tuned"))
+            ours = row_cells(fold.row(f"simpq-{aspect}", aspect))
+            lines.append(f"| {aspect} | {left_out} | {trained} | {r:+.3f} | {tuned[3]} | {fold.r:+.3f} | {ours[3]} | "
+                         f"{ours[1]} | {ours[2]} |")
     else:
         lines += ["", f"The trial itself was not run (`--trial` runs it; about {trial_seconds / 60:.0f} min at this load)."]
     write_report(PAGE, "\n".join(lines) + "\n")

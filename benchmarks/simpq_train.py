@@ -7,9 +7,10 @@ candidate (a ridge per penalty, or one feature alone) is chosen by the mean leav
 correlation, and the shipped model is fitted on every dataset. Writes
 ``plugins/simpeval-simpq/simpeval_simpq/checkpoint/{simpq.json,MODEL_CARD.md}`` and
 ``docs/reproduced/simpq.md``: which label defines each aspect, the labels' correlations with each other
-and with the compression ratio per dataset, the left-out tables beside the baselines (FKGL,
-compression ratio, SARI), the old definition of simplicity for comparison, and every variant scored
-once on SimpEval_2022 (test data: never trained or selected on), after selection.
+and with the compression ratio per dataset, the left-out tables judged beside every non-learned
+registry metric (:mod:`simpeval.learning.verdict`), the old definition of simplicity for comparison,
+and every variant scored once on SimpEval_2022 (test data: never trained or selected on), after
+selection; and the ``trainer`` section of simpq's judged record and its card.
 """
 
 from __future__ import annotations
@@ -66,39 +67,43 @@ def label_table(sets, matrices) -> list[str]:
     return lines
 
 
+def judged_rows(results) -> list:
+    """Every aspect's folds judged (:meth:`simpeval.learning.loo.Fold.row`)."""
+    return [fold.row(f"simpq-{aspect}", aspect) for aspect, result in results.items() for fold in result.folds]
+
+
 def loo_lines(results) -> list[str]:
+    from simpeval.learning.record import JUDGED_HEADER, row_cells
     from simpeval_simpq.training import label_text
 
-    lines = ["| aspect | left-out dataset (label) | n | shared rows not fitted on | chosen on the other dataset | simpq r | "
-             "FKGL r | compression r | SARI r | best baseline | simpq >= best? |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for aspect, result in results.items():
-        for fold in result.folds:
-            name, value = fold.best_baseline
-            b = fold.baselines
-            lines.append(f"| {aspect} | {fold.left_out} ({label_text(aspect, fold.left_out)}) | {fold.n} | {fold.dropped} | "
-                         f"{fold.chosen} | {fold.r:+.3f} | "
-                         f"{b['fkgl']:+.3f} | {b['compression']:+.3f} | {b['sari']:+.3f} | {name} {abs(value):.3f} | "
-                         f"{verdict(fold)} |")
+    header = ["aspect", "left-out dataset (label)", "n", "shared rows not fitted on", "chosen on the other dataset",
+              *JUDGED_HEADER]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in judged_rows(results):
+        lines.append(f"| {row.aspect} | {row.dataset} ({label_text(row.aspect, row.dataset)}) | {row.n} | "
+                     f"{row.dropped} | {row.chosen} | " + " | ".join(row_cells(row)) + " |")
     return lines
 
 
 def verdict(fold) -> str:
-    """``yes``, or ``no (margin)``: the left-out |r| against the best baseline's |r|."""
-    return "yes" if fold.beats_baselines else f"no ({abs(fold.r) - abs(fold.best_baseline[1]):+.3f})"
+    """The judge's cell for a fold: ``win (margin)`` or ``loss (margin)`` (signed r against the strongest |r|)."""
+    from simpeval.learning.record import row_cells
+
+    return row_cells(fold.row("simpq"))[3]
 
 
 def variant_lines(results) -> list[str]:
     """Per aspect and left-out dataset: every variant's r (the candidate chosen on the other dataset) beside the
     best baseline, and each variant's kept candidates."""
     keys = list(results)
-    lines = ["| aspect | left out | " + " | ".join(f"{k} r" for k in keys) + " | best baseline |",
+    lines = ["| aspect | left out | " + " | ".join(f"{k} r" for k in keys) + " | strongest baseline abs(r) |",
              "|---|---|" + "---|" * (len(keys) + 1)]
     first = results[keys[0]]
     for aspect in first:
         for i, fold in enumerate(first[aspect].folds):
             name, value = fold.best_baseline
             cells = [f"{results[k][aspect].folds[i].r:+.3f}" for k in keys]
-            lines.append(f"| {aspect} | {fold.left_out} | " + " | ".join(cells) + f" | {name} {value:+.3f} |")
+            lines.append(f"| {aspect} | {fold.left_out} | " + " | ".join(cells) + f" | {name} {value:.3f} |")
     lines.append("| kept | | " + " | ".join("; ".join(f"{a}: {r.chosen}" for a, r in results[k].items())
                                              for k in keys) + " | |")
     return lines
@@ -122,8 +127,8 @@ def as_rated_lines(data_dir: Path, cache: Path | None) -> tuple[list[str], list[
     rating included), the definition this checkpoint replaced, with the default variant's features."""
     from simpeval.learning import loo
     from simpeval.learning.rated import aspect_sets, load_rated
-    from simpeval_simpq.features import baseline_scores, columns
-    from simpeval_simpq.training import ALPHAS, featurize
+    from simpeval_simpq.features import columns
+    from simpeval_simpq.training import ALPHAS, featurize, rated_baselines
 
     groups = tuple(DEFAULT_VARIANT.split("+"))
     sets = load_rated(data_dir, ["simplicity-da", "structural-simplicity", "simpeval-past"])
@@ -132,13 +137,14 @@ def as_rated_lines(data_dir: Path, cache: Path | None) -> tuple[list[str], list[
     names = [s.name for s, _ in pairs]
     x = [matrices[n] for n in names]
     candidates = {**loo.ridge_candidates(ALPHAS), **loo.single_feature_candidates(columns(groups))}
-    selection = loo.select(candidates, x, [y for _, y in pairs], names, [baseline_scores(m) for m in x],
+    baselines = rated_baselines([s for s, _ in pairs])
+    selection = loo.select(candidates, x, [y for _, y in pairs], names, [baselines[n] for n in names],
                            [s.keys for s, _ in pairs])
-    lines = ["| left out (raw simplicity label) | n | chosen on the others | r | best baseline | >= best? |",
+    lines = ["| left out (raw simplicity label) | n | chosen on the others | r | strongest baseline abs(r) | verdict |",
              "|---|---|---|---|---|---|"]
     for fold in selection.folds:
         name, value = fold.best_baseline
-        lines.append(f"| {fold.left_out} | {fold.n} | {fold.chosen} | {fold.r:+.3f} | {name} {value:+.3f} | "
+        lines.append(f"| {fold.left_out} | {fold.n} | {fold.chosen} | {fold.r:+.3f} | {name} {value:.3f} | "
                      f"{verdict(fold)} |")
     return lines, [selection.chosen]
 
@@ -146,9 +152,9 @@ def as_rated_lines(data_dir: Path, cache: Path | None) -> tuple[list[str], list[
 def test_set_lines(data_dir: Path, variants) -> list[str]:
     """Every variant on SimpEval_2022, scored once after selection (no choice depends on it)."""
     from simpeval.datasets.lens import SimpEval2022
+    from simpeval.learning.baselines import baseline_scores
     from simpeval.learning.loo import pearson
-    from simpeval.run import Run
-    from simpeval_simpq.features import baseline_scores, features
+    from simpeval.learning.verdict import strongest
     from simpeval_simpq.plugin import Simpq
 
     dataset = SimpEval2022(data_dir)
@@ -156,7 +162,7 @@ def test_set_lines(data_dir: Path, variants) -> list[str]:
     outputs = [i.output for i in dataset.items]
     references = dataset.references()
     human = np.asarray(dataset.human_scores("simplicity"), float)
-    base = baseline_scores(features(sources, outputs, references, Run()))
+    base = baseline_scores(sources, outputs, references)
     lines = ["| features | n | simpq-simplicity | simpq-meaning | simpq-fluency |", "|---|---|---|---|---|"]
     for key in variants:
         groups = key.split("+")
@@ -164,9 +170,9 @@ def test_set_lines(data_dir: Path, variants) -> list[str]:
                        embeddings="embeddings" in groups).sentence_scores(sources, outputs, references)
         cells = [f"{pearson(scores[f'simpq-{a}'], human):+.3f}" for a in ASPECTS]
         lines.append(f"| {key} | {len(human)} | " + " | ".join(cells) + " |")
-    best = max(base, key=lambda k: abs(pearson(base[k], human)))
-    lines += ["", "Baselines on the same items: " + ", ".join(f"{k} {pearson(v, human):+.3f}" for k, v in base.items())
-              + f" (best: {best})."]
+    name, value = strongest({k: pearson(v, human) for k, v in base.items()})
+    lines += ["", f"The strongest of {len(base)} non-learned registry baselines on the same items: {name}, "
+              f"abs(r) {value:.3f} (simpq's judged rows on SimpEval_2022: docs/plugins/cards/simpq.md)."]
     return lines
 
 
@@ -177,24 +183,15 @@ def why_simplicity(results, sets, matrices) -> list[str]:
     from simpeval_simpq.training import aspect_labels
 
     folds = results["simplicity"].folds
-    misses = [f for f in folds if not f.beats_baselines]
+    misses = [f.row("simpq-simplicity") for f in folds if not f.beats_baselines]
     parts = [f"{rated.name} {pearson(labels, baseline_scores(matrices[rated.name])['compression']):+.2f}"
              for rated, labels in aspect_labels(sets, "simplicity")]
-    head = (f"Simplicity: simpq beats the best baseline on {len(folds) - len(misses)} of {len(folds)} left-out datasets"
-            + (" (missed: " + ", ".join(f"{f.left_out} by {abs(f.best_baseline[1]) - abs(f.r):.3f}" for f in misses) + ")"
+    head = (f"Simplicity: the judge gives simpq {len(folds) - len(misses)} win(s) in {len(folds)} left-out datasets"
+            + (" (losses: " + ", ".join(f"{r.dataset} by {-r.margin:.3f} to {r.baseline}" for r in misses) + ")"
                if misses else "") + ". ")
     return [head + "simpq's simplicity label (the raters' simplicity net of their meaning and fluency) correlates "
             "with the compression ratio " + ", ".join(parts) + ". Two datasets are all that rate simplicity beside "
             "meaning and fluency, so each fold trains on one protocol and tests on the other."]
-
-
-def held_out_headline(card: Path) -> list[str]:
-    """The ``## Headline (simpq)`` section ``benchmarks/learned_heldout.py`` wrote into the card, kept as it was."""
-    import re
-
-    text = card.read_text(encoding="utf-8") if card.is_file() else ""
-    found = re.search(r"^## Headline \(simpq\)\n(?:- .*\n)*", text, re.M)
-    return found.group(0).rstrip("\n").splitlines() + [""] if found else []
 
 
 def main() -> None:
@@ -225,8 +222,8 @@ def main() -> None:
                 f"fluency; model chosen by leave-one-dataset-out (features {DEFAULT_VARIANT}: " +
                 ", ".join(f"{a}: {r.chosen}" for a, r in results.items()) + ")."]
     for aspect, result in results.items():
-        cells = ", ".join(f"{f.left_out} r {f.r:+.2f} (best baseline {f.best_baseline[0]} {f.best_baseline[1]:+.2f})"
-                          for f in result.folds)
+        cells = ", ".join(f"{f.left_out} r {f.r:+.2f}, {f.row('simpq').verdict} against {f.best_baseline[0]} "
+                          f"(abs(r) {f.best_baseline[1]:.2f})" for f in result.folds)
         headline.append(f"- {aspect}, on the dataset left out (the candidate chosen on the other one): {cells}.")
     card = [
         "# simpq checkpoint", "", f"Written by `benchmarks/simpq_train.py` (`{COMMAND}`); do not edit by hand.", "",
@@ -244,8 +241,8 @@ def main() -> None:
         "(table further down), whose own rows were read to choose it.", "",
         *loo_lines(results), "",
         *why_simplicity(results, sets, matrices), "",
-        "Beats the best single baseline on: " + ", ".join(f"{a} {beats[a]} of {len(r.folds)}" for a, r in results.items())
-        + " left-out datasets.", "",
+        "The judge's wins against the strongest registry baseline: " + ", ".join(
+            f"{a} {beats[a]} of {len(r.folds)}" for a, r in results.items()) + " left-out datasets.", "",
         "## Every feature variant on the dataset left out (Pearson r of the candidate chosen on the other dataset)",
         *variant_lines(variants), "",
         f"## Mean left-out correlation per candidate, features {DEFAULT_VARIANT} (the selection; chosen in bold)",
@@ -265,9 +262,18 @@ def main() -> None:
         "default, because encoding puts cold scoring far below the 1,000 items/s target (cached rows stay above it). Speed: "
         "[simpq-speed.md](simpq-speed.md); end-to-end fine-tuning of MiniLM: [simpq-finetune.md](simpq-finetune.md).", "",
     ]
-    card += held_out_headline(CHECKPOINT / "MODEL_CARD.md")
+    card += ["## The shipped checkpoint on data it never saw",
+             "Judged by `benchmarks/learned_heldout.py`: docs/plugins/cards/simpq.md (`simpeval metrics show simpq`).", ""]
     (CHECKPOINT / "MODEL_CARD.md").write_text("\n".join(card), encoding="utf-8")
     PAGE.write_text("\n".join(["# simpq: leave-one-dataset-out", ""] + card[2:]), encoding="utf-8")
+    from learned_heldout import write_cards
+    from simpeval.learning.record import update_record
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    update_record(registry.metric_class("simpq"), "trainer", judged_rows(results), COMMAND,
+                  [f"Features {DEFAULT_VARIANT}; each aspect's label: " + "; ".join(d[2:] for d in definitions)])
+    write_cards(registry)
     print("\n".join(loo_lines(results) + test))
 
 

@@ -99,9 +99,14 @@ def show_metric(name: str, preset: str | None) -> None:
 
 
 def _card_headline(cls: type) -> list[str]:
-    """What a learned metric saw in training, and the ``## Headline`` section of its model card."""
+    """What a learned metric saw in training and every row its judge wrote (:mod:`simpeval.learning.record`);
+    a metric with a model card but no judged record (weights simpeval cannot run here): the card's headline."""
     from pathlib import Path
 
+    from simpeval.learning.record import load_record, show_lines
+
+    if load_record(cls) is not None:
+        return [*show_lines(cls), f"model card: {cls.model_card}"]
     lines = [f"trained on: {', '.join(cls.trained_on)}"] if cls.trained_on else []
     if cls.model_card:
         try:

@@ -2,14 +2,19 @@
 
 - :mod:`.rated`: every human-rated dataset with a label for an aspect, ratings normalised per dataset;
 - :mod:`.loo`: leave-one-dataset-out folds, model selection by left-out correlation;
-- :mod:`.baselines`: FKGL, compression ratio and SARI on the same items;
+- :mod:`.baselines`: every registry metric that needs no model, on the same items;
+- :mod:`.verdict`: the one judge: a learned r in its direction beside the strongest baseline, win, loss or
+  contaminated;
+- :mod:`.heldout`: a shipped learned metric judged on the rated data outside its training data;
+- :mod:`.record`: each learned metric's judged record, and its card and ``metrics show`` rendered from it;
 - :mod:`.judge`: the rated data that trainers without rated training data (SIERA, SLE) choose on;
-- :mod:`.report`: the table, the checkpoint record and the model-card section, one way for all.
+- :mod:`.report`: the leave-one-dataset-out table, the checkpoint record and the model-card section.
 
 This module imports nothing heavy (command lines read :data:`DEFAULT_DATASETS` at start-up).
 """
 
-__all__ = ["DEFAULT_DATASETS", "MAX_SEED", "baselines", "judge", "loo", "rated", "report"]
+__all__ = ["DEFAULT_DATASETS", "MAX_SEED", "baselines", "heldout", "judge", "loo", "rated", "record", "report",
+           "verdict"]
 
 DEFAULT_DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")
 """Every rated dataset with a simplicity label that trainers may train or select on (SimpEval_2022 is test data)."""

@@ -3,13 +3,15 @@
 SIERA learns from edit-augmented parallel pairs and SLE from reading levels: neither sees a
 human rating in training. What they do choose (an epoch, a seed, a setting) is chosen here, by
 leave-one-dataset-out over the rated datasets (:func:`simpeval.learning.loo.choose_by_others`),
-next to the baselines on the same items, so their report reads like the rated trainers'.
+next to the registry baselines on the same items (:mod:`simpeval.learning.baselines`, computed when
+first read), so their report is judged as the rated trainers' is (:mod:`simpeval.learning.verdict`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -27,16 +29,19 @@ class Judge:
 
     sets: tuple[RatedSet, ...]
     labels: dict[str, np.ndarray]
-    baselines: dict[str, dict[str, np.ndarray]]
     aspect: str = "simplicity"
 
     @classmethod
     def of(cls, sets: Sequence[RatedSet], aspect: str = "simplicity") -> Judge:
-        """A judge over ``sets``, each holding (z-scored) labels of ``aspect``, with the baselines scored on them."""
+        """A judge over ``sets``, each holding (z-scored) labels of ``aspect``."""
+        return cls(tuple(sets), {s.name: s.labels[aspect] for s in sets}, aspect)
+
+    @cached_property
+    def baselines(self) -> dict[str, dict[str, np.ndarray]]:
+        """Per dataset, every registry baseline on its items (scored when first read, through the score cache)."""
         from simpeval.learning.baselines import baseline_scores
 
-        return cls(tuple(sets), {s.name: s.labels[aspect] for s in sets},
-                   {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in sets}, aspect)
+        return {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in self.sets}
 
     @property
     def names(self) -> list[str]:

@@ -2,8 +2,9 @@
 
 Cross-validation inside one dataset rewards learning that dataset's systems and rating protocol;
 what a metric is for is ranking outputs of *other* systems rated under *other* protocols. So
-models are selected, and reported, by their correlation on a dataset they never saw, next to the
-simple baselines (FKGL, compression ratio, SARI) on the same dataset. Pure numpy; no I/O.
+models are selected, and reported, by their correlation on a dataset they never saw, judged against
+the baselines on the same dataset (:meth:`Fold.row`, :mod:`simpeval.learning.verdict`). Pure numpy;
+no I/O.
 
 Rated datasets share items (the same output of the same source, rated under two protocols). Given
 each item's key (:func:`simpeval.itemkeys.pair_keys`), a fold never trains or chooses on an item of
@@ -18,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simpeval.learning.verdict import Row, judge, pearson, strongest
+
 __all__ = ["Fold", "Ridge", "Selection", "choose_by_others", "expand", "fit_ridge", "leave_one_out",
            "left_out_predictions", "mean_r", "pearson", "ridge_candidates", "select", "single_feature_candidates",
            "unseen"]
@@ -25,20 +28,6 @@ __all__ = ["Fold", "Ridge", "Selection", "choose_by_others", "expand", "fit_ridg
 Fit = Callable[[np.ndarray, np.ndarray], object]
 Predict = Callable[[object, np.ndarray], np.ndarray]
 Keys = Sequence[Hashable]
-
-
-def pearson(x: np.ndarray, y: np.ndarray) -> float:
-    """Pearson's r over the pairs where both are numbers (nan when either side is constant).
-
-    A metric's NaN means "undefined for this item" (an empty output has no sentence to read),
-    so such items are left out rather than turning the whole correlation into NaN.
-    """
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    keep = np.isfinite(x) & np.isfinite(y)
-    x, y = x[keep], y[keep]
-    dx, dy = x - x.mean(), y - y.mean()
-    norm = np.sqrt((dx @ dx) * (dy @ dy))
-    return float(dx @ dy / norm) if norm > 0 else float("nan")
 
 
 @dataclass(frozen=True)
@@ -52,15 +41,21 @@ class Fold:
     chosen: str = ""  # the candidate this fold's r belongs to, where each fold chooses its own
     dropped: int = 0  # rows of the other datasets left out of this fold's training (or choice): items of this one
 
+    def row(self, score: str, aspect: str = "simplicity") -> Row:
+        """This fold judged (:func:`simpeval.learning.verdict.judge`): ``r`` is a prediction of the labels, so
+        it is already in the learned metric's direction; the baselines count in their best orientation."""
+        return judge(self.r, self.n, self.baselines, dataset=self.left_out, aspect=aspect, score=score,
+                     chosen=self.chosen, dropped=self.dropped)
+
     @property
     def best_baseline(self) -> tuple[str, float]:
-        """The baseline with the largest absolute correlation on this dataset (an undefined one never)."""
-        name = max(self.baselines, key=lambda k: abs(self.baselines[k]) if np.isfinite(self.baselines[k]) else -1.0)
-        return name, self.baselines[name]
+        """The strongest baseline on this dataset and its |r| (:func:`simpeval.learning.verdict.strongest`)."""
+        return strongest(self.baselines)
 
     @property
     def beats_baselines(self) -> bool:
-        return abs(self.r) >= abs(self.best_baseline[1])
+        """The judge's verdict is a win: signed ``r`` at least the strongest baseline's |r|."""
+        return self.row("").verdict == "win"
 
 
 def unseen(keys: Keys, left_out: Keys) -> np.ndarray:

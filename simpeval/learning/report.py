@@ -1,25 +1,29 @@
-"""One way to show a leave-one-dataset-out result: the markdown table, its JSON record, its model-card section.
+"""Leave-one-dataset-out folds as a markdown table, a checkpoint's JSON record, a model-card section.
 
-Every trainer (lens-mini, lens-cla-mini, SIERA, SLE) and every benchmark that writes
-``docs/reproduced/*-loo.md`` renders its folds here, so the pages and the cards read alike and
-a reader compares the learned metric with the best simple baseline on each left-out dataset.
+Every trainer (lens-mini, lens-cla-mini, SIERA, SLE, simpq) and every benchmark that writes
+``docs/reproduced/*-loo.md`` renders its folds here, each judged by the one judge
+(:meth:`simpeval.learning.loo.Fold.row`, :mod:`simpeval.learning.verdict`): the learned metric's
+signed r beside the strongest non-learned registry baseline on the same items, win or loss.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from simpeval.learning.baselines import NAMES
-from simpeval.learning.loo import Fold, mean_r
+import numpy as np
 
-__all__ = ["HEADER", "folds_from_record", "folds_record", "loo_table", "replace_section", "write_card_section"]
+from simpeval.learning.loo import Fold, mean_r, pearson
+from simpeval.learning.record import JUDGED_HEADER, row_cells
 
-HEADER = ("| trainer | left-out dataset | n | shared rows not trained on | chosen | r | FKGL r | compression r | SARI r | "
-          "best baseline abs(r) | r >= best? |")
-"""The learned metric's r is signed (its direction is fixed: higher means simpler, so a negative r on a
-dataset is a failure there); a baseline counts by its absolute r (its sign can be flipped by hand).
+__all__ = ["HEADER", "folds_from_record", "folds_from_table", "folds_record", "loo_table", "rejudged",
+           "replace_section", "replace_table", "write_card_section"]
+
+HEADER = ("| trainer | left-out dataset | n | shared rows not trained on | chosen | " + " | ".join(JUDGED_HEADER) + " |")
+"""The learned metric's r is signed (a trainer's prediction of the labels: a negative r on a dataset is a
+failure there, by its full size); a baseline counts in its best orientation (``-name``: sign flipped).
 "Shared rows": rows of the other datasets that are items of the left-out one, kept out of that fold."""
 
 
@@ -28,11 +32,8 @@ def _signed(value: float) -> str:
 
 
 def _row(label: str, fold: Fold) -> str:
-    name, value = fold.best_baseline if fold.baselines else ("none", float("nan"))
-    verdict = "yes" if fold.r >= abs(value) else f"no ({fold.r - abs(value):+.3f})"
-    baselines = " | ".join(_signed(fold.baselines.get(b, float("nan"))) for b in NAMES)
-    return (f"| {label} | {fold.left_out} | {fold.n} | {fold.dropped} | {fold.chosen or '-'} | {_signed(fold.r)} | "
-            f"{baselines} | {name} {abs(value):.3f} | {verdict} |")
+    cells = row_cells(fold.row(label))
+    return f"| {label} | {fold.left_out} | {fold.n} | {fold.dropped} | {fold.chosen or '-'} | " + " | ".join(cells) + " |"
 
 
 def loo_table(results: Sequence[tuple[str, Sequence[Fold]]]) -> list[str]:
@@ -41,6 +42,41 @@ def loo_table(results: Sequence[tuple[str, Sequence[Fold]]]) -> list[str]:
     means = [f"- `{label}`: mean left-out r {_signed(mean_r(folds))} over {len(folds)} datasets."
              for label, folds in results]
     return [HEADER, "|" + "---|" * HEADER.count(" | ") + "---|", *rows, "", *means]
+
+
+def folds_from_table(text: str) -> list[tuple[str, Fold]]:
+    """The folds a :func:`loo_table` in ``text`` shows, without their baselines: ``(trainer, fold)`` per row.
+
+    A trainer's benchmark re-judges the folds of its last run with it (``--rejudge``): training is what
+    costs, and a fold's trainer, dataset, n, shared rows, choice and r are what it produced."""
+    folds = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) > 6 and cells[2].isdigit() and cells[3].isdigit():
+            chosen = "" if cells[4] == "-" else cells[4]
+            folds.append((cells[0], Fold(cells[1], int(cells[2]), float(cells[5]), {}, chosen, int(cells[3]))))
+    return folds
+
+
+def rejudged(text: str, baselines: Mapping[str, Mapping[str, np.ndarray]],
+             labels: Mapping[str, np.ndarray]) -> list[tuple[str, list[Fold]]]:
+    """The folds of ``text``'s table (:func:`folds_from_table`), per trainer, each with the baselines'
+    r on its left-out dataset (``baselines``: dataset -> per-item scores; ``labels``: dataset -> labels)."""
+    results: dict[str, list[Fold]] = {}
+    for label, fold in folds_from_table(text):
+        base = {k: pearson(v, labels[fold.left_out]) for k, v in baselines[fold.left_out].items()}
+        results.setdefault(label, []).append(replace(fold, baselines=base))
+    return list(results.items())
+
+
+def replace_table(text: str, table: Sequence[str]) -> str:
+    """``text`` with the rows of its :func:`loo_table` (header to last row) replaced by those of ``table``; the
+    mean lines below stay as the run wrote them (from unrounded r, which the table no longer holds)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| trainer |"))
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
+    rows = [line for line in table[: next((i for i, t in enumerate(table) if not t.startswith("|")), len(table))]]
+    return "\n".join([*lines[:start], *rows, *lines[end:]]) + ("\n" if text.endswith("\n") else "")
 
 
 def folds_record(folds: Sequence[Fold]) -> list[dict]:

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from simpeval.learning.settings import TrainSettings as SharedSettings
+
 if TYPE_CHECKING:
     from simpeval_siera.features import FeatureCache
     from simpeval_siera.model import SieraModel
@@ -57,14 +59,10 @@ def grouped_split(
 
 
 @dataclass(frozen=True)
-class TrainSettings:
+class TrainSettings(SharedSettings):
     """Optimisation settings: the paper's AdamW, batch 16 and 10 epochs, but lr 1e-3 (see the docs)."""
 
-    learning_rate: float = 1e-3
     batch_size: int = 16
-    max_epochs: int = 10
-    patience: int = 2
-    seed: int = 0
 
 
 @dataclass

@@ -125,7 +125,8 @@ def features(sources: Sequence[str], outputs: Sequence[str], references: Sequenc
 
 
 BASELINES = {"fkgl": ("fkgl_out",), "compression": ("log_char_ratio",), "sari": ("sari",)}
-"""The simple baselines every left-out table compares against, read from the feature columns."""
+"""Three feature columns read as scores (the model card's label table shows each label against the compression
+ratio); the judge's baselines are the registry's (:mod:`simpeval.learning.baselines`)."""
 
 
 def baseline_scores(matrix: np.ndarray) -> dict[str, np.ndarray]:

@@ -25,7 +25,7 @@ from simpeval.learning import loo
 from simpeval.learning.rated import RatedSet, zscore
 from simpeval.learning.report import folds_record
 from simpeval.run import Run
-from simpeval_simpq.features import GROUPS, baseline_scores, cescore_available, columns, matrix
+from simpeval_simpq.features import GROUPS, cescore_available, columns, matrix
 from simpeval_simpq.model import ASPECTS, VARIANTS, AspectModel, variant_key
 
 ALPHAS = (0.001, 0.01, 0.1, 1.0, 10.0)
@@ -116,15 +116,17 @@ def featurize(sets: Sequence[RatedSet], cache: Path | None = None, groups: Seque
 
 
 def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.ndarray],
-                 variant: tuple[str, ...], groups: tuple[str, ...], alphas: Sequence[float] = ALPHAS) -> AspectResult:
-    """The variant's model for ``aspect``; ``matrices`` hold the columns of ``groups`` (a superset of the variant)."""
+                 variant: tuple[str, ...], groups: tuple[str, ...], alphas: Sequence[float] = ALPHAS,
+                 baselines: dict[str, dict[str, np.ndarray]] | None = None) -> AspectResult:
+    """The variant's model for ``aspect``; ``matrices`` hold the columns of ``groups`` (a superset of the variant);
+    ``baselines``: dataset -> the registry baselines of its items (:func:`rated_baselines`), beside each fold."""
     pairs = aspect_labels(sets, aspect)
     names = [s.name for s, _ in pairs]
     all_columns, used = columns(groups), columns(variant)
     picked = [all_columns.index(c) for c in used]
     x = [matrices[n][:, picked] for n in names]
     y = [labels for _, labels in pairs]
-    base = [baseline_scores(matrices[n]) for n in names]
+    base = [baselines[n] for n in names] if baselines is not None else ()
     candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(used)}
     selection = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])
     fitted = candidates[selection.chosen][0](np.vstack(x), np.concatenate(y))
@@ -135,14 +137,23 @@ def train(sets: Sequence[RatedSet], matrices: dict[str, np.ndarray], alphas: Seq
           aspects: Sequence[str] = ASPECTS, groups: Sequence[str] | None = None) -> dict[str, dict[str, AspectResult]]:
     """variant key -> aspect -> result, for every variant whose groups ``matrices`` hold (default: all available)."""
     groups = tuple(groups or available_groups())
+    baselines = rated_baselines(sets)
     results: dict[str, dict[str, AspectResult]] = {}
     for variant in VARIANTS:
         if not set(variant) <= set(groups):
             continue
         results[variant_key(variant)] = {
-            aspect: train_aspect(aspect, sets, matrices, variant, groups, alphas) for aspect in aspects
+            aspect: train_aspect(aspect, sets, matrices, variant, groups, alphas, baselines) for aspect in aspects
             if len(aspect_labels(sets, aspect)) >= 2}
     return {key: value for key, value in results.items() if value}
+
+
+def rated_baselines(sets: Sequence[RatedSet]) -> dict[str, dict[str, np.ndarray]]:
+    """Per dataset, every non-learned registry metric on its items (:mod:`simpeval.learning.baselines`): what the
+    judge compares each fold with."""
+    from simpeval.learning.baselines import baseline_scores
+
+    return {s.name: baseline_scores(s.sources, s.outputs, s.references) for s in sets}
 
 
 def training_record(results: dict[str, dict[str, AspectResult]]) -> dict:

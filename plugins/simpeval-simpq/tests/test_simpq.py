@@ -75,8 +75,9 @@ def test_leave_one_out_fits_without_the_left_out_dataset():
                               [{"first": xi[:, 0]} for xi in x])
     assert seen == [150, 150, 150, 150]
     assert folds[0].r > 0.9 and folds[2].r < -0.9  # trained on a, b and d: c's labels run the other way
-    assert folds[2].best_baseline == ("first", pytest.approx(folds[2].baselines["first"]))
-    assert folds[0].beats_baselines is (abs(folds[0].r) >= abs(folds[0].baselines["first"]))
+    assert folds[2].best_baseline == ("first", pytest.approx(abs(folds[2].baselines["first"])))
+    assert folds[0].beats_baselines is (folds[0].r >= abs(folds[0].baselines["first"]))
+    assert not folds[2].beats_baselines  # a learned r pointing the wrong way loses by its full size
 
 
 def test_ridge_matches_least_squares_without_penalty():
@@ -117,16 +118,17 @@ def test_the_trainer_refuses_a_single_rated_dataset_before_computing_features(tm
     assert not cache.exists() and not (tmp_path / "ckpt").exists()
 
 
-def test_metrics_show_prints_the_cards_headline():
+def test_metrics_show_prints_every_judged_row_of_the_record():
+    from simpeval.learning.record import load_record
+
     result = CliRunner().invoke(cli, ["metrics", "show", "simpq"])
     assert result.exit_code == 0, result.output
     assert "trained on: simplicity-da, structural-simplicity" in result.output
-    card = (CHECKPOINT / "MODEL_CARD.md").read_text().splitlines()
-    headline = card[card.index("## Headline") + 1 : card.index("## Headline") + 5]
-    assert any(line.startswith("- meaning, on the dataset left out") for line in headline)
-    for line in headline:
-        if line.strip():
-            assert line in result.output
+    record = load_record(Simpq)
+    for section in ("heldout", "trainer"):
+        for row in record["sections"][section]["rows"]:
+            assert f"{row['dataset']} / {row['aspect']} ({row['score']}, " in result.output
+    assert "simpeval-past / simplicity (simpq-simplicity" in result.output  # its loss there is shown too
 
 
 def test_metrics_list_shows_the_shipped_model_ok():

@@ -65,8 +65,8 @@ def test_each_left_out_row_uses_the_epoch_chosen_on_the_others(chosen):
         best = max(table, key=lambda c: np.mean([table[c][n] for n in others]))
         assert fold["chosen"] == best and fold["r"] == pytest.approx(table[best][fold["left_out"]], abs=1e-4)
         labels = judge.labels[fold["left_out"]]
-        compression = judge.baselines[fold["left_out"]]["compression"]
-        assert fold["baselines"]["compression"] == pytest.approx(np.corrcoef(compression, labels)[0, 1], abs=1e-4)
+        compression = judge.baselines[fold["left_out"]]["length-compression"]
+        assert fold["baselines"]["length-compression"] == pytest.approx(np.corrcoef(compression, labels)[0, 1], abs=1e-4)
     card = (output / "MODEL_CARD.md").read_text()
     first = record["leave_one_dataset_out"][0]
     assert f"| sle-delta | set-a | 10 | 0 | {first['chosen']} | {first['r']:+.3f} |" in card

@@ -1,0 +1,108 @@
+"""A shipped learned metric judged on the rated datasets outside its training data.
+
+For each rated dataset (:data:`ASPECT_DATASETS`: the rated sets with their aspect labels, and
+SimpEval_2022, test data nobody trains or selects on) and each (sub-score, aspect) the metric
+declares, :func:`judge_metric` scores the items, computes every registry baseline on the same
+items (:mod:`simpeval.learning.baselines`), and judges
+(:func:`simpeval.learning.verdict.judge_scores`). A dataset the metric's ``trained_on`` names is
+no held-out data and gets no row; a dataset that only shares items with its training data is
+marked by the same item-key overlap the leaderboard uses (:func:`seen`), so its row over all items
+is contaminated and a row over the unseen items carries the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simpeval.learning.verdict import Row, judge_scores
+
+__all__ = ["ASPECT_DATASETS", "RatedItems", "judge_metric", "metric_scores", "rated_items", "seen"]
+
+ASPECT_DATASETS = {
+    "simplicity": ("simplicity-da", "structural-simplicity", "simpeval-past", "simpeval-2022"),
+    "meaning": ("simplicity-da", "structural-simplicity"),
+    "fluency": ("simplicity-da", "structural-simplicity"),
+}
+"""aspect -> the rated datasets with a label for it (:data:`simpeval.learning.rated.LABELS`, and SimpEval_2022's
+simplicity)."""
+
+
+@dataclass(frozen=True)
+class RatedItems:
+    """One rated dataset's items with every aspect's labels (SimpEval_past without its ASSET-reference systems)."""
+
+    name: str
+    sources: list[str]
+    outputs: list[str]
+    references: list[list[str]]
+    labels: dict[str, np.ndarray]  # aspect -> labels
+
+
+def rated_items(data_dir: Path, name: str) -> RatedItems:
+    """``name``'s items and labels: :func:`simpeval.learning.rated.load_rated`'s, or SimpEval_2022's simplicity."""
+    from simpeval.learning.rated import LABELS, load_rated
+
+    if name == "simpeval-2022":
+        from simpeval.datasets.lens import SimpEval2022
+
+        dataset = SimpEval2022(data_dir)
+        return RatedItems(name, [i.source for i in dataset.items], [i.output for i in dataset.items],
+                          [list(r) for r in dataset.references()],
+                          {"simplicity": np.asarray(dataset.human_scores("simplicity"), float)})
+    (data,) = load_rated(data_dir, [name])
+    labels = {aspect: data.labels[columns[name]] for aspect, columns in LABELS.items() if name in columns}
+    return RatedItems(name, list(data.sources), list(data.outputs), [list(r) for r in data.references], labels)
+
+
+def seen(registry, data_dir: Path, trained_on: Sequence[str], sources: Sequence[str],
+         outputs: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Per item, whether the training data named by ``trained_on`` holds its (source, output) pair (the
+    leaderboard's overlap, :mod:`simpeval.leaderboard.overlap`), and the training names that cannot be read."""
+    from simpeval.itemkeys import pair_keys
+    from simpeval.leaderboard.overlap import training_items
+
+    held, unknown = set(), []
+    for name in trained_on:
+        items = training_items(registry, data_dir, name)
+        if items is None:
+            unknown.append(name)
+        else:
+            held.update(items.pairs)
+    return np.fromiter((k in held for k in pair_keys(sources, outputs)), bool, count=len(outputs)), unknown
+
+
+def metric_scores(registry, name: str, data: RatedItems) -> dict[str, np.ndarray]:
+    """Every sub-score of metric ``name`` on ``data``'s items (references given: simpq reads them when it has
+    them), through the runner and the score cache."""
+    from simpeval.cache import ScoreCache
+    from simpeval.runner import evaluate, resolve_metrics
+
+    result = evaluate(resolve_metrics(registry, [name]), data.sources, data.outputs, data.references,
+                      corpus_level=False, cache=ScoreCache())
+    return {k: np.asarray(v, float) for k, v in result.sentence_scores.items()}
+
+
+def judge_metric(cls: type, scores: Mapping[str, str], items: Sequence[RatedItems], registry, data_dir: Path,
+                 baselines: Mapping[str, Mapping[str, np.ndarray]]) -> tuple[list[Row], list[str]]:
+    """Every held-out row of the learned metric ``cls``: ``scores`` maps each of its sub-scores to the aspect it
+    measures; ``baselines``: dataset -> the baseline scores of its items. Returns the rows and the training
+    names whose items could not be compared (none counted as shared)."""
+    rows, unknown = [], []
+    for data in items:
+        if data.name in cls.trained_on:
+            continue
+        wanted = {s: a for s, a in scores.items() if a in data.labels}
+        if not wanted:
+            continue
+        values = metric_scores(registry, cls.name, data)
+        mask, missing = seen(registry, data_dir, cls.trained_on, data.sources, data.outputs)
+        unknown += [m for m in missing if m not in unknown]
+        for score, aspect in wanted.items():
+            rows += judge_scores(values[score], data.labels[aspect], baselines[data.name], dataset=data.name,
+                                 aspect=aspect, score=score, higher_is_better=cls.is_higher_better(score),
+                                 seen=mask)
+    return rows, unknown
