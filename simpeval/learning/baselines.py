@@ -26,10 +26,11 @@ __all__ = ["baseline_metrics", "baseline_scores"]
 
 def baseline_metrics(registry: Registry, references: bool = True) -> list[str]:
     """The registry's metrics that need no model and can score rated items: no ``trained_on``, not neural,
-    no per-item field beyond the texts (SLEdoc's target level), references only if ``references``."""
+    no per-item field beyond the texts (SLEdoc's target level), rules for English (the rated data's
+    language), references only if ``references``."""
     names = []
     for name, cls in sorted(registry.metrics.items()):
-        if cls.trained_on or cls.neural or cls.item_fields:
+        if cls.trained_on or cls.neural or cls.item_fields or (cls.languages is not None and "en" not in cls.languages):
             continue
         if cls.requires_references and not references:
             continue
