@@ -29,7 +29,7 @@ from typing import TextIO
 from simpeval.errors import UsageError
 
 # what plugins may import (tests/test_public_helpers.py)
-__all__ = ["StagedOutput", "check_writable", "new_file_mode", "read_lines", "write_output"]
+__all__ = ["StagedOutput", "check_writable", "new_file_mode", "read_lines", "replaced_on_success", "write_output"]
 
 
 def read_lines(path: str, option: str) -> list[str]:

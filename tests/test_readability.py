@@ -20,8 +20,9 @@ from simpeval.errors import UsageError
 from simpeval.metrics import readability
 from simpeval.metrics.readability import TextCounts, text_counts
 from simpeval.registry import load_registry
+from simpeval.testing import require_module
 
-textstat = pytest.importorskip("textstat")
+textstat = require_module("textstat")
 
 
 def _german(data_dir: Path, n: int = 300) -> list[str]:
