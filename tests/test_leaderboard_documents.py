@@ -28,7 +28,7 @@ def small_data(tmp_path_factory):
 
 
 def test_the_document_board_has_aspects_pairs_and_perturbations(small_data):
-    result = CliRunner().invoke(cli, ["leaderboard", "--level", "document", "-m", "fkgl,d-sari", "--bootstrap", "20",
+    result = CliRunner().invoke(cli, ["leaderboard", "--level", "document", "-m", "fkgl,d-sari", "--bootstrap", "40",
                                       "--data-dir", str(small_data), "--no-cache"])
     assert result.exit_code == 0, result.output
     page = result.stdout
