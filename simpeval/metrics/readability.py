@@ -33,18 +33,18 @@ from __future__ import annotations
 
 import math
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import ClassVar
 
 import simpeval
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
-from simpeval.sentences import SENTENCE_LANGUAGES
+from simpeval.sentences import SENTENCE_LANGUAGES, sentence_spans
 from simpeval.store import StatsStore, stored
 from simpeval.syllables import count_syllables
-from simpeval.text import split_sentences
 
 # punctuation and symbols: what is removed from a token before it counts as a word
 _NOT_WORD = re.compile(r"[^\w\s]|_")
@@ -84,15 +84,57 @@ def syllables(word: str, lang: str) -> int:
     return _syllable_counter(lang)(word)
 
 
+@lru_cache(maxsize=None)
 def _syllable_counter(lang: str) -> Callable[[str], int]:
-    return count_syllables if lang == ENGLISH else partial(hyphenated_syllables, lang)
+    return count_syllables if lang == ENGLISH else _syllable_table(lang).__getitem__
 
 
-# Per word, not per text: bounded by the vocabulary (most words of a text are frequent ones), as EASSE's.
-@lru_cache(maxsize=1 << 16)
+class _HyphenatedSyllables(dict):
+    """Word -> pyphen's hyphenation points of the lower-cased word in one language's dictionary, plus
+    one; counted on first sight. A dict rather than an ``lru_cache``: a word seen before costs one
+    lookup in C (``map(table.__getitem__, words)``), the formulas' hot path. Bounded by the vocabulary
+    (most words of a text are frequent ones), as EASSE's cache: emptied when it reaches
+    :data:`_SYLLABLE_WORDS` words."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        hyphenator = _hyphenator(lang)
+        # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
+        # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
+        self.points, self.left, self.right = hyphenator.hd.positions, hyphenator.left, hyphenator.right
+
+    def __missing__(self, word: str) -> int:
+        if len(self) >= _SYLLABLE_WORDS:
+            self.clear()
+        lowered = word.lower()
+        points = self.points(lowered)
+        inside = bisect_right(points, len(lowered) - self.right) - bisect_left(points, self.left)
+        count = self[word] = max(inside, 0) + 1  # none inside when the word is shorter than left + right
+        return count
+
+
+_SYLLABLE_WORDS = 1 << 16
+
+
+_SYLLABLE_TABLES: dict[str, _HyphenatedSyllables] = {}
+
+
+def _syllable_table(lang: str) -> _HyphenatedSyllables:
+    table = _SYLLABLE_TABLES.get(lang)
+    if table is None:
+        table = _SYLLABLE_TABLES[lang] = _HyphenatedSyllables(lang)
+    return table
+
+
 def hyphenated_syllables(lang: str, word: str) -> int:
     """pyphen's hyphenation points of lower-cased ``word`` in ``lang``'s dictionary, plus one."""
-    return len(_hyphenator(lang).positions(word.lower())) + 1
+    return _syllable_table(lang)[word]
+
+
+def clear_syllable_caches() -> None:
+    """Forget every word's syllables counted so far (benchmarks time counting from cold)."""
+    for table in _SYLLABLE_TABLES.values():
+        table.clear()
 
 
 @lru_cache(maxsize=None)
@@ -105,7 +147,7 @@ def has_hyphenation(lang: str) -> bool:
 
 def words(text: str) -> list[str]:
     """The words of ``text``: whitespace tokens without punctuation that keep a letter or digit."""
-    return [token for token in _NOT_WORD.sub("", text).split() if token]
+    return _NOT_WORD.sub("", text).split()  # split() gives no empty token
 
 
 @stored
@@ -117,7 +159,7 @@ def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: Sta
     lengths = list(map(len, found))  # the formulas' hot path: counted with built-ins, not a Python loop
     per_word = list(map(_syllable_counter(lang), found)) if with_syllables else []
     few = per_word.count(0) + per_word.count(1) + per_word.count(2)
-    sentences = len(split_sentences(text, lang, store=store)) if found else 0
+    sentences = len(sentence_spans(text, lang)) if found else 0
     return TextCounts(sentences, len(found), sum(per_word), sum(lengths),
                       len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
                       len(per_word) - few)
