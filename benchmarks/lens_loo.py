@@ -1,4 +1,4 @@
-"""``simpeval train lens`` / ``lens-cla`` judged leave-one-dataset-out, beside every non-learned registry metric.
+"""``simpeval train lens-mini`` / ``lens-cla-mini`` judged leave-one-dataset-out, beside every non-learned registry metric.
 
     nice -n 10 python benchmarks/lens_loo.py [--rejudge]
 
@@ -130,7 +130,7 @@ def main() -> None:
             results.append((label, result.folds))
             timings.append(f"{label} {result.seconds:.0f} s")
             curves = "; ".join(f"{n} " + " ".join(f"{r:+.3f}" for r in c) for n, c in result.curves[result.seed].items())
-            summary.append(f"- `{label}` (`simpeval train {'lens' if variant == 'lens' else 'lens-cla'}`): seed "
+            summary.append(f"- `{label}` (`simpeval train {'lens-mini' if variant == 'lens' else 'lens-cla-mini'}`): seed "
                            f"{result.seed}, {result.epochs} epochs kept (the best mean over all three) of "
                            f"{settings.max_epochs} x seeds {list(SEEDS)}; left-out r by epoch: {curves}.")
     body = [

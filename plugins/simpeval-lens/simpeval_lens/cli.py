@@ -1,4 +1,4 @@
-"""``simpeval train lens`` and ``simpeval train lens-cla``: lens-mini / lens-cla-mini heads, selected by
+"""``simpeval train lens-mini`` and ``simpeval train lens-cla-mini``: lens-mini / lens-cla-mini heads, selected by
 leave-one-dataset-out over the rated datasets (:mod:`simpeval_lens.loo`)."""
 
 from __future__ import annotations
@@ -98,17 +98,35 @@ def _run(variant, data_dir, output, encoder, datasets, seeds, max_epochs, batch_
     click.echo(f"seed {result.seed}, {result.epochs} epochs kept; checkpoint and MODEL_CARD.md in {output}")
 
 
-@click.command("lens", short_help="Train lens-mini (a LENS head on a frozen encoder), leave-one-dataset-out.")
+@click.command("lens-mini", short_help="Train lens-mini (a LENS head on a frozen encoder), leave-one-dataset-out.")
 @_training_options
 def train_lens_command(**options) -> None:
     """Train a lens-mini head (LENS, Maddela et al. 2023, on a frozen encoder) on rated datasets, leave-one-dataset-out."""
     _run("lens", **options)
 
 
-@click.command("lens-cla", short_help="Train lens-cla-mini (Kwak et al. 2024's head), leave-one-dataset-out.")
+@click.command("lens-cla-mini", short_help="Train lens-cla-mini (Kwak et al. 2024's head), leave-one-dataset-out.")
 @click.option("--variant", type=click.Choice(["E", "E+R", "E+R+S"]), default="E+R+S", show_default=True,
               help="E: context/literacy projections; +R: reconstruction loss; +S: rating-adaptive target.")
 @_training_options
 def train_lens_cla_command(variant, **options) -> None:
     """Train a lens-cla-mini head (Kwak et al. 2024) on rated datasets, leave-one-dataset-out, on a frozen encoder."""
     _run(variant, **options)
+
+
+def deprecated_alias(command: click.Command, old: str) -> click.Command:
+    """``simpeval train OLD``: the former name of ``command``, hidden, with a one-line deprecation warning."""
+    import copy
+
+    alias = copy.copy(command)
+    alias.name, alias.hidden = old, True
+    alias.short_help = f"Deprecated name of `simpeval train {command.name}`."
+    run = command.callback
+
+    def warn_then_run(**options) -> None:
+        click.echo(f"warning: `simpeval train {old}` is deprecated: it trains {command.name}; "
+                   f"use `simpeval train {command.name}` (\"lens\" is the authors' published checkpoint)", err=True)
+        run(**options)
+
+    alias.callback = warn_then_run
+    return alias

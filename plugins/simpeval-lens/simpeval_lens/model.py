@@ -65,7 +65,7 @@ class LensConfig:
     @property
     def train_command(self) -> str:
         """The command that trains a checkpoint of this variant (the remedy errors name)."""
-        return "simpeval train lens" if self.variant == "lens" else "simpeval train lens-cla"
+        return "simpeval train lens-mini" if self.variant == "lens" else "simpeval train lens-cla-mini"
 
     @property
     def context_literacy(self) -> bool:
@@ -181,7 +181,7 @@ def load_checkpoint(directory: str | Path) -> LensModel:
     if not (directory / CONFIG_FILE).is_file() or not (directory / WEIGHTS_FILE).is_file():
         raise UsageError(
             f"{directory} is not a LENS checkpoint (needs {CONFIG_FILE} and {WEIGHTS_FILE}): "
-            "train one with `simpeval train lens` or `simpeval train lens-cla`"
+            "train one with `simpeval train lens-mini` or `simpeval train lens-cla-mini`"
         )
     try:
         config = LensConfig(**json.loads((directory / CONFIG_FILE).read_text(encoding="utf-8")))

@@ -1,5 +1,5 @@
 """The ``lens`` (the authors' checkpoint), ``lens-mini`` and ``lens-cla-mini`` (trained here) metrics, the
-deprecated ``lens-cla``, and the ``simpeval train lens`` / ``lens-cla`` commands.
+deprecated ``lens-cla``, and the ``simpeval train lens-mini`` / ``lens-cla-mini`` commands.
 
 Nothing heavy is imported here: torch and transformers load when a metric first scores.
 """
@@ -23,7 +23,7 @@ class LensMini(simpeval.Metric):
 
     Not the published LENS (that is ``lens``): the shipped checkpoint is a feed-forward head on
     frozen MiniLM trained on SimpEval_past (see ``checkpoints/MODEL_CARD.md``); ``checkpoint=DIR``
-    loads one written by ``simpeval train lens``. An output is scored against each reference; the
+    loads one written by ``simpeval train lens-mini``. An output is scored against each reference; the
     best counts.
     """
 
@@ -35,7 +35,7 @@ class LensMini(simpeval.Metric):
     trained_on = ("simpeval-past",)
     model_card = str(CHECKPOINTS / "MODEL_CARD.md")
     shipped_directory = "lens"
-    trainer = "lens"  # the `simpeval train` command that writes this metric's checkpoints
+    trainer = "lens-mini"  # the `simpeval train` command that writes this metric's checkpoints
     options = {
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True, help="a directory written by `simpeval train`; 'shipped': the packaged one"),
@@ -86,7 +86,7 @@ class LensClaMini(LensMini):
     name = "lens-cla-mini"
     description = "context/literacy-aware LENS head (Kwak et al. 2024) on frozen MiniLM, trained here on SimpEval_past"
     shipped_directory = "lens-cla"
-    trainer = "lens-cla"
+    trainer = "lens-cla-mini"
 
 
 class LensCla(LensClaMini):
@@ -178,7 +178,7 @@ class Lens(_Published):
     ``checkpoint`` is the authors' directory (``hparams.yaml`` + ``checkpoints/*.ckpt``), a hub id in
     the local Hugging Face cache (default ``davidheineman/lens``) or the ``.ckpt`` file; scores equal
     the authors' ``lens-metric`` package (``benchmarks/lens_authors_parity.py``). ``checkpoint=shipped``
-    or a directory written by ``simpeval train lens`` means the old ``lens``, now ``lens-mini``: it
+    or a directory written by ``simpeval train lens-mini`` means the old ``lens``, now ``lens-mini``: it
     still works, with a deprecation warning.
     """
 
@@ -277,7 +277,9 @@ def simpeval_register_metrics():
 
 @simpeval.hookimpl
 def simpeval_register_commands(cli, train) -> None:
-    from simpeval_lens.cli import train_lens_cla_command, train_lens_command
+    from simpeval_lens.cli import deprecated_alias, train_lens_cla_command, train_lens_command
 
-    train.add_command(train_lens_command, name="lens")
-    train.add_command(train_lens_cla_command, name="lens-cla")
+    train.add_command(train_lens_command, name="lens-mini")
+    train.add_command(train_lens_cla_command, name="lens-cla-mini")
+    train.add_command(deprecated_alias(train_lens_command, "lens"), name="lens")  # the names before the rename
+    train.add_command(deprecated_alias(train_lens_cla_command, "lens-cla"), name="lens-cla")

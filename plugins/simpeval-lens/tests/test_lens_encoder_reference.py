@@ -25,7 +25,7 @@ def test_a_different_model_at_the_stored_location_is_refused(tmp_path, monkeypat
     load_checkpoint(tmp_path / "ckpt")
 
     save_tiny_bert(tmp_path / "enc", WORDS, seed=1)
-    with pytest.raises(UsageError, match=r"now holds another model .*retrain with `simpeval train lens --encoder "):
+    with pytest.raises(UsageError, match=r"now holds another model .*retrain with `simpeval train lens-mini --encoder "):
         LensMini(checkpoint=str(tmp_path / "ckpt")).fingerprint("checkpoint", str(tmp_path / "ckpt"))
     with pytest.raises(UsageError, match="now holds another model"):
         load_checkpoint(tmp_path / "ckpt")
