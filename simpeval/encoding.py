@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from simpeval.errors import UsageError
 from simpeval.run import Memory
+from simpeval.progress import report
 
 __all__ = [
     "DEFAULT_MEMORY_LIMIT", "DTYPES", "KERNEL_CACHE_CAPACITY", "RESULT_OVERHEAD", "TextEncoder", "bound_kernel_cache",
@@ -302,6 +303,7 @@ class TextEncoder:
         results: dict[Input, Any] = {}
         batches = same_length_batches if self.same_length else length_batches
         pending = batches([len(row["input_ids"]) for row in rows], self.batch_size)
+        done = 0
         with _progress(len(inputs), self.progress, self.description) as bar, torch.inference_mode():
             while pending:
                 batch = pending.pop(0)
@@ -317,7 +319,9 @@ class TextEncoder:
                 for index, output in zip(batch, outputs):
                     results[inputs[index]] = _on_cpu(output)
                 self.encoded += len(batch)
+                done += len(batch)
                 bar.update(len(batch))
+                report(done, len(inputs))  # the engine's bar over items moves within its batch
         release_freed_heap()
         return results
 

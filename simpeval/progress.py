@@ -7,7 +7,12 @@ branch. tqdm gives the rate and the ETA from the bar's total.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
+
+_within: ContextVar[Callable[[float], None] | None] = ContextVar("simpeval_progress_within", default=None)
 
 
 class _NoBar:
@@ -32,3 +37,22 @@ def progress_bar(total: int | None, enabled: bool, *, desc: str, unit: str) -> A
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, desc=desc, leave=False, dynamic_ncols=True)
+
+
+def report(done: int, total: int) -> None:
+    """Say that ``done`` of ``total`` units of the metric call running now are done (an encoder calls it
+    after each of its sub-batches), so that a bar over items moves inside a batch of the engine's
+    instead of waiting at 0% for the whole batch. Outside a bar's metric call this does nothing."""
+    hook = _within.get()
+    if hook is not None and total > 0:
+        hook(min(1.0, max(0.0, done / total)))
+
+
+@contextmanager
+def reporting(hook: Callable[[float], None] | None) -> Iterator[None]:
+    """While in the block, :func:`report` hands ``hook`` the share of the work done (0 to 1)."""
+    token = _within.set(hook)
+    try:
+        yield
+    finally:
+        _within.reset(token)

@@ -36,3 +36,22 @@ def test_the_bar_moves_per_metric_and_batch_and_names_the_metric(monkeypatch):
     [bar] = bars
     assert (bar.total, bar.unit, bar.desc) == (20, "score", "scoring")
     assert bar.events == ["fkgl", 4, "qe", 4, "fkgl", 4, "qe", 4, "fkgl", 2, "qe", 2]
+
+
+def test_a_neural_metric_moves_the_bar_within_one_batch(monkeypatch, tmp_path):
+    """One engine batch of 12 items scored by an encoder metric (a tiny BERT, 2 texts per forward pass):
+    the bar moves after the encoder's sub-batches, not once at the end, and counts each item once."""
+    from simpeval.testing import save_tiny_bert
+
+    sources = [" ".join(["the", "old", "committee"] + ["approved"] * (i % 6) + ["plan", str(i)]) for i in range(12)]
+    outputs = [" ".join(["the", "committee"] + ["approved"] * (i % 4) + [str(i)]) for i in range(12)]
+    model = save_tiny_bert(tmp_path / "tiny", [w for t in sources + outputs for w in t.split()])
+    bars = []
+    monkeypatch.setattr(execute, "progress_bar", lambda *a, **k: bars.append(Recording(*a, **k)) or bars[-1])
+    requests = resolve_metrics(load_registry(autoload=False), [f"bertscore:model={model},layer=2,batch_size=2"])
+    evaluate(requests, sources, outputs, [[o] for o in outputs], batch_size=512, progress=True)
+    [bar] = bars
+    moves = [e for e in bar.events if isinstance(e, int) and e > 0]
+    assert bar.total == 12 and sum(moves) == 12
+    assert len(moves) > 3, bar.events  # several steps within the one batch (12 distinct texts per side, 2 a pass)
+    assert moves[-1] >= 1 and bar.events[0] == "bertscore"

@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from simpeval.progress import reporting
+
 if TYPE_CHECKING:
     from simpeval.metrics.base import Metric
 
@@ -82,19 +84,21 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
     Metrics run one after the other on the same batch, so the texts they share are
     counted once while they are in the run's store. ``progress(metric, finished)`` is called
     before and after each metric with a task (a progress bar names the metric it waits for, and
-    moves while a long batch is scored).
+    moves while a long batch is scored); its ``within(share)``, when it has one, receives what the
+    metric reports of its own work meanwhile (:func:`simpeval.progress.report`).
     """
     results: BatchScores = []
     for metric, task in zip(metrics, tasks):
         if task is not None and progress is not None:
             progress(metric, False)
         per_item = stats = rows = None
-        if task is not None and task.sentences:
-            per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
-        if task is not None and (task.statistics or task.item_statistics):
-            item_rows = metric.corpus_statistics(*batch.inputs) or ()  # once for the sums and the rows
-            stats = column_sums(item_rows) if task.statistics else None
-            rows = [list(row) for row in item_rows] if task.item_statistics else None
+        with reporting(getattr(progress, "within", None)):  # a metric's encoder says how far it got
+            if task is not None and task.sentences:
+                per_item = metric.sentence_scores(*batch.inputs, **batch.fields_for(metric))
+            if task is not None and (task.statistics or task.item_statistics):
+                item_rows = metric.corpus_statistics(*batch.inputs) or ()  # once for the sums and the rows
+                stats = column_sums(item_rows) if task.statistics else None
+                rows = [list(row) for row in item_rows] if task.item_statistics else None
         results.append((per_item, stats, rows))
         if task is not None and progress is not None:
             progress(metric, True)

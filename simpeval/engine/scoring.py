@@ -113,16 +113,28 @@ def _serial(metrics: Sequence[Metric], work: Iterable[tuple[Batch, list[Task | N
         yield batch, score_batch(metrics, tasks, batch, None if bar is None else _moving(bar, len(batch)))
 
 
-def _moving(bar: Any, n_items: int) -> Any:
+class _moving:
     """A batch's progress callback: the bar names the metric scoring now (a model may load for a while
-    at 0%) and moves by the batch's items when it is done."""
-    def progress(metric: Metric, finished: bool) -> None:
-        if finished:
-            bar.update(n_items)
-        else:
-            bar.set_postfix_str(metric.name)
+    at 0%), moves with the share of its work the metric reports (an encoder, after each sub-batch:
+    :func:`simpeval.progress.report`) and by the rest of the batch's items when it is done."""
 
-    return progress
+    def __init__(self, bar: Any, n_items: int) -> None:
+        self.bar, self.n_items, self.moved = bar, n_items, 0
+
+    def __call__(self, metric: Metric, finished: bool) -> None:
+        if finished:
+            self.bar.update(self.n_items - self.moved)
+        else:
+            self.bar.set_postfix_str(metric.name)
+        self.moved = 0
+
+    def within(self, share: float) -> None:
+        """``share`` (0 to 1) of the current metric's work on the batch is done: the bar moves to as
+        many of the batch's items (never back, and the last item waits for the metric to finish)."""
+        target = min(self.n_items - 1, int(share * self.n_items))
+        if target > self.moved:
+            self.bar.update(target - self.moved)
+            self.moved = target
 
 
 class Collected:

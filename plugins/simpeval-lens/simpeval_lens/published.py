@@ -201,6 +201,7 @@ class PublishedLens:
         import torch
 
         from simpeval.encoding import length_batches
+        from simpeval.progress import report
 
         distinct = list(dict.fromkeys(texts))
         lengths = [len(ids) for ids in self.tokenizer(distinct, truncation=True, max_length=self.max_length)["input_ids"]]
@@ -214,6 +215,7 @@ class PublishedLens:
                                       output_hidden_states=True).hidden_states
                 pooled = self._pool(self._mix(states, inputs["attention_mask"]), inputs)
                 table.update(zip(chunk, pooled))
+                report(len(table), len(distinct))  # the engine's progress bar moves within its batch
         return torch.stack([table[t] for t in texts]) if texts else torch.zeros(0)
 
     def _mix(self, states, mask):
