@@ -10,6 +10,9 @@ and copies the checkpoint (without the encoder's weights, which simpeval never r
 
     /tmp/lensenv/bin/pip install lens-metric==0.2.0 torch==2.13.0 "numpy<2" "setuptools<70" "transformers<4.46"
     python benchmarks/lens_authors_parity.py --authors-python /tmp/lensenv/bin/python
+
+``--rescore`` scores the committed checkpoints with simpeval again and keeps the package's side as the
+results file records it (when simpeval's side changed, e.g. its signatures, and no lens-metric environment is at hand).
 """
 
 from __future__ import annotations
@@ -32,23 +35,34 @@ TOLERANCE = 1e-5
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--authors-python", required=True, help="python of an environment with lens-metric 0.2.0")
+    parser.add_argument("--authors-python", help="python of an environment with lens-metric 0.2.0")
+    parser.add_argument("--rescore", action="store_true",
+                        help="simpeval's side only: score the committed checkpoints again, the package's side as "
+                             "benchmarks/results/lens_authors_parity.json records it (no lens-metric environment needed)")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        subprocess.run([args.authors_python, str(HERE / "make_checkpoint.py"), str(out)], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        package = json.loads((out / "package_scores.json").read_text(encoding="utf-8"))
-        if FIXTURE.exists():
-            shutil.rmtree(FIXTURE)
-        shutil.copytree(out / "lens-tiny", FIXTURE / "lens")
-        shutil.copytree(out / "lens-salsa-tiny", FIXTURE / "lens-salsa")
-        shutil.copytree(out / "tiny-roberta", FIXTURE / "encoder", ignore=shutil.ignore_patterns("*.safetensors"))
+    if args.rescore == bool(args.authors_python):
+        parser.error("pass --authors-python (the whole comparison) or --rescore (simpeval's side only)")
+    command = "python benchmarks/lens_authors_parity.py --authors-python /tmp/lensenv/bin/python"
+    if args.rescore:
+        recorded = json.loads(RESULT.read_text(encoding="utf-8"))
+        package = recorded["authors"]
+        command = recorded["command"].split("; ")[0] + "; simpeval's side: python benchmarks/lens_authors_parity.py --rescore"
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp)
+            subprocess.run([args.authors_python, str(HERE / "make_checkpoint.py"), str(out)], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            package = json.loads((out / "package_scores.json").read_text(encoding="utf-8"))
+            if FIXTURE.exists():
+                shutil.rmtree(FIXTURE)
+            shutil.copytree(out / "lens-tiny", FIXTURE / "lens")
+            shutil.copytree(out / "lens-salsa-tiny", FIXTURE / "lens-salsa")
+            shutil.copytree(out / "tiny-roberta", FIXTURE / "encoder", ignore=shutil.ignore_patterns("*.safetensors"))
     ours = simpeval_scores(FIXTURE)
     word_difference = max(abs(a[1] - b[1]) for tag, items in package["salsa_word_probabilities"].items()
                           for x, y in zip(items, ours["salsa_word_probabilities"][tag]) for a, b in zip(x, y))
     record = {
-        "command": "python benchmarks/lens_authors_parity.py --authors-python /tmp/lensenv/bin/python",
+        "command": command,
         "authors": package,
         "simpeval": ours | {"versions": versions()},
         "max_abs_difference": {key: max(abs(a - b) for a, b in zip(package[key], ours[key]))
