@@ -1,5 +1,6 @@
 """What the documentation pages carry holds as a whole: every printed signature names its formula
-(``name|formula:N|lang:xx|options|version``), in the pages and in the results files they are written from."""
+(``name|formula:N|lang:xx|options|version``), in the pages and in the results files they are written from,
+and docs/README.md links every page."""
 
 from __future__ import annotations
 
@@ -28,3 +29,16 @@ def test_the_signature_pattern_tells_old_from_new():
     assert SIGNATURE.findall("`fkgl|formula:2|lang:en|tok:13a|version:0.1.0`") == \
         ["fkgl|formula:2|lang:en|tok:13a|version:0.1.0"]
     assert SIGNATURE.findall('"meaningbert|model:x@c153|clip:no|version:0.1.0",') == ["meaningbert|model:x@c153|clip:no|version:0.1.0"]
+
+
+def test_every_page_is_linked_from_the_docs_index():
+    """docs/README.md links each page under docs/ (a page nobody can find from the index is lost)."""
+    index = ROOT / "docs" / "README.md"
+    linked = {(index.parent / target).resolve()
+              for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", index.read_text(encoding="utf-8"))}
+    pages = [p for p in sorted((ROOT / "docs").rglob("*.md")) if p != index]
+    assert len(pages) > 40
+    missing = [str(p.relative_to(ROOT)) for p in pages if p.resolve() not in linked]
+    assert not missing, "not linked from docs/README.md: " + ", ".join(missing)
+    broken = sorted(str(t.relative_to(ROOT)) for t in linked if str(t).startswith(str(ROOT)) and not t.exists())
+    assert not broken, "docs/README.md links pages that do not exist: " + ", ".join(broken)
