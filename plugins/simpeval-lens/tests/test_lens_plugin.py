@@ -55,9 +55,10 @@ def test_missing_checkpoint_is_a_usage_error(tmp_path):
         LensMini().sentence_scores(["a"], ["b"], None)
 
 
-@pytest.mark.parametrize("command,variant", [(["lens-mini"], "lens"), (["lens-cla-mini", "--variant", "E+R"], "E+R")])
+@pytest.mark.parametrize("command,variant,trainer", [
+    (["lens-mini"], "lens", "lens-mini"), (["lens-cla-mini", "--variant", "E+R"], "E+R", "lens-cla-mini (E+R)")])
 @pytest.mark.slow
-def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, tmp_path, command, variant):
+def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, tmp_path, command, variant, trainer):
     output = tmp_path / "ckpt"
     result = CliRunner().invoke(cli, [
         "train", *command, "--data-dir", str(data_dir), "--encoder", tiny_encoder, "-o", str(output),
@@ -67,9 +68,14 @@ def test_train_commands_select_by_leave_one_dataset_out(tiny_encoder, data_dir, 
     assert "simplicity-da: 600 outputs, structural-simplicity: 1750 outputs" in result.output
     training = json.loads((output / "lens_config.json").read_text())["training"]
     fold = training["leave_one_dataset_out"][1]
-    row = f"| structural-simplicity | 1750 | {fold['dropped']} | {fold['chosen']} | "
-    assert row in result.output and "| -length-compression (of " in result.output  # beside the strongest baseline
-    assert float(result.output.split(row)[1].split(" |")[0]) == pytest.approx(fold["r"], abs=6e-4)  # recorded to 4 places
+    row = f"| {trainer} | structural-simplicity | 1750 | {fold['dropped']} | {fold['chosen']} | "
+    assert row in result.output  # the judge's table: r, the strongest baseline, its |r|, the verdict
+    r, baseline, baseline_r, verdict = result.output.split(row)[1].split(" |\n")[0].split(" | ")
+    assert float(r) == pytest.approx(fold["r"], abs=6e-4)  # recorded to 4 places
+    assert baseline.startswith("-length-compression (of ") and baseline_r == "+0.719"  # shorter is simpler
+    assert fold["baselines"]["length-compression"] == pytest.approx(-0.7188, abs=1e-4)
+    assert verdict.startswith("loss (")  # a tiny encoder trained for 2 epochs does not win; by r - |baseline r|
+    assert float(verdict[len("loss ("):-1]) == pytest.approx(fold["r"] - 0.7188, abs=1e-3)
     assert row in (output / "MODEL_CARD.md").read_text()
     assert json.loads((output / "lens_config.json").read_text())["variant"] == variant
     assert [f["left_out"] for f in training["leave_one_dataset_out"]] == ["simplicity-da", "structural-simplicity"]

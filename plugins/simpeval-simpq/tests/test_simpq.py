@@ -145,11 +145,18 @@ def test_train_command_writes_a_checkpoint_with_its_left_out_tables(tmp_path):
                                       "--datasets", "simplicity-da,structural-simplicity", "--no-embeddings",
                                       "--feature-cache", str(tmp_path / "features.npz")])
     assert result.exit_code == 0, result.output
-    # simplicity net of meaning and grammaticality: compression -0.348 (the raw expert label's is -0.721)
     content = json.loads((tmp_path / "ckpt" / "simpq.json").read_text())
     fold = content["training"]["base+cescore"]["simplicity"]["leave_one_dataset_out"][1]  # chosen on simplicity-da
     row = f"| simpq-simplicity (base+cescore) | structural-simplicity | 1750 | {fold['dropped']} | {fold['chosen']} | "
-    assert row in result.output and "| compression 0.348 |" in result.output
+    assert row in result.output  # the judge's table: r, the strongest baseline, its |r|, the verdict
+    r, baseline, baseline_r, verdict = result.output.split(row)[1].split(" |\n")[0].split(" | ")
+    assert float(r) == pytest.approx(fold["r"], abs=6e-4)  # recorded to 4 places
+    # simplicity net of meaning and grammaticality: length-compression -0.347 (the raw expert label's is -0.721);
+    # CEScore's simplicity sub-score, a registry baseline too, is stronger
+    assert fold["baselines"]["length-compression"] == pytest.approx(-0.347, abs=1e-3)
+    assert baseline.startswith("cescore-s (of ") and baseline_r == "+0.369"
+    assert verdict.startswith("loss (")
+    assert float(verdict[len("loss ("):-1]) == pytest.approx(fold["r"] - 0.3693, abs=1e-3)
     assert "kept (the best mean left-out r, fitted on every dataset): base simplicity: " in result.output
     assert set(content["variants"]) == {"base", "base+cescore"}
     assert set(content["variants"]["base+cescore"]["aspects"]) == {"simplicity", "meaning", "fluency"}
