@@ -12,6 +12,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+# what plugins may import (tests/test_public_helpers.py): a metric batching its own work reports through report
+__all__ = ["progress_bar", "report"]
+
 _within: ContextVar[Callable[[float], None] | None] = ContextVar("simpeval_progress_within", default=None)
 
 
