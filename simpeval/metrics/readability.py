@@ -22,7 +22,9 @@ The formulas and their sources (each class's docstring repeats its own):
 - ``szigriszt-pazos`` (Spanish perspicuity), ``gutierrez-polini`` and ``crawford`` (Spanish);
 - ``wiener-sachtextformel-1`` to ``-4`` (German, Bamberger & Vanecek 1984);
 - ``gulpease`` (Italian, Lucisano & Piemontese 1988);
-- ``lix`` (Björnsson 1968) and ``rix`` (Anderson 1983), for any language simpeval splits sentences of.
+- ``lix`` (Björnsson 1968) and ``rix`` (Anderson 1983), for any language simpeval splits sentences of;
+- ``osman`` (Arabic, El-Haj & Rayson 2016), a Flesch of its own Arabic counts (:func:`osman_counts`:
+  syllables weighted by type from the vowel marks, long, complex and faseeh words).
 
 ``tests/test_readability.py`` checks every formula against textstat 0.7 on the same counts, and the
 counts themselves on real German, French and Russian texts; docs/metrics.md says where the numbers
@@ -35,7 +37,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
 
@@ -133,7 +135,7 @@ def hyphenated_syllables(lang: str, word: str) -> int:
 
 def clear_syllable_caches() -> None:
     """Forget every word's syllables counted so far (benchmarks time counting from cold)."""
-    for table in _SYLLABLE_TABLES.values():
+    for table in (*_SYLLABLE_TABLES.values(), _VOCALISED_WORDS, _UNVOCALISED_WORDS):
         table.clear()
 
 
@@ -255,6 +257,145 @@ def rix(c: TextCounts) -> float:
 
 
 # ----------------------------------------------------------------------
+# Osman (Arabic): its own counts
+# ----------------------------------------------------------------------
+
+_FATHA, _DAMMA, _KASRA, _SHADDA = "\u064e", "\u064f", "\u0650", "\u0651"
+_SHORT_VOWELS = frozenset(_FATHA + _DAMMA + _KASRA)
+_STRESS_MARKS = frozenset("\u064b\u064c\u064d" + _SHADDA)  # tanween fath, damm, kasr; shadda
+_LONG_VOWEL_LETTERS = frozenset("\u0627\u0648\u064a\u0649")  # alef, waw, yaa, alef maqsura
+_FASEEH_LETTERS = frozenset("\u0621\u0626\u0624\u0630\u0638")  # hamza, on yaa, on waw; thal; dhaa
+_FASEEH_ENDINGS = ("\u0648\u0627", "\u0648\u0646")  # -uu-a (waw al-jamaa with alef), -uun
+# punctuation and symbols, not Arabic's vowel and stress marks (U+064B-U+065F, U+0670: no \\w)
+_NOT_ARABIC_WORD = re.compile(r"[^\w\s\u064b-\u065f\u0670]|_")
+_ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
+_LONE_MARKS = re.compile(r"(?:^| )[\u064b-\u065f\u0670]+(?: |$)")  # a token of marks alone
+_SHORT_VOWEL = re.compile("[" + _FATHA + _DAMMA + _KASRA + "]")
+
+
+@dataclass(frozen=True)
+class OsmanCounts:
+    """The counts Osman is a function of (additive over texts)."""
+
+    sentences: int
+    words: int
+    syllables: int  # short + 2 * (long + stress); see arabic_syllables
+    long_words: int  # more than five letters
+    complex_words: int  # more than five syllables
+    faseeh_words: int  # complex words written as formal Arabic is (faseeh letters or endings)
+
+    def __add__(self, other: OsmanCounts) -> OsmanCounts:
+        return OsmanCounts(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple())))
+
+    def as_tuple(self) -> tuple[int, ...]:
+        return (self.sentences, self.words, self.syllables, self.long_words, self.complex_words,
+                self.faseeh_words)
+
+
+def arabic_words(text: str) -> list[str]:
+    """The words of Arabic ``text`` with their vowel and stress marks: whitespace tokens without
+    punctuation that keep a letter or digit."""
+    tokens = _NOT_ARABIC_WORD.sub("", text).split()
+    if not _LONE_MARKS.search(" ".join(tokens)):  # every token has a letter or digit: the usual case
+        return tokens
+    return [token for token in tokens if any(c.isalnum() for c in token)]
+
+
+def arabic_syllables(word: str, vocalised: bool = True) -> int:
+    """El-Haj & Rayson's (2016) weighted syllable count of one Arabic word.
+
+    Of a vocalised word (written with its short vowels): a short vowel (fatha, damma, kasra) whose next
+    letter is a long-vowel letter (alef, waw, yaa, alef maqsura) opens a long syllable, any other a
+    short one; a shadda (a doubled consonant) or a tanween is a stress syllable; long and stress
+    syllables count twice: ``short + 2 * (long + stress)``. Of an unvocalised word (``vocalised``
+    False: the marks that tell the syllables apart are not written): its consonant letters, every
+    letter but alef, alef maqsura and alef wasla, as if each carried a short vowel and the alefs
+    lengthened the one before, which is the weighted count of a word of open syllables (``kataba``
+    3, ``kitaab`` 1 + 2)."""
+    if not vocalised:
+        return _consonants(_bare(word))
+    short = long = stress = 0
+    for index, c in enumerate(word):
+        if c in _STRESS_MARKS:
+            stress += 1
+        elif c in _SHORT_VOWELS:
+            following = next((d for d in word[index + 1:] if not _ARABIC_MARKS.match(d)), "")
+            if following in _LONG_VOWEL_LETTERS:
+                long += 1
+            else:
+                short += 1
+    return short + 2 * (long + stress)
+
+
+def is_vocalised(found: Sequence[str]) -> bool:
+    """Whether Arabic words are written with their vowels: at least half of them carry a short vowel."""
+    return 2 * sum(1 for word in found if _SHORT_VOWELS.intersection(word)) >= len(found) > 0
+
+
+def _consonants(bare: str) -> int:
+    """The letters of a word without marks or tatweel (:func:`_bare`) but alef, alef maqsura, alef wasla."""
+    return sum(map(str.isalpha, bare)) - sum(map(bare.count, "\u0627\u0649\u0671"))
+
+
+_MARKS_AND_TATWEEL = dict.fromkeys([*range(0x064B, 0x0660), 0x0670, 0x0640])
+
+
+def _bare(word: str) -> str:
+    """``word`` without its vowel and stress marks and without tatweel (a stretch, no letter)."""
+    return word.translate(_MARKS_AND_TATWEEL)
+
+
+@stored
+def osman_counts(text: str, *, store: StatsStore | None = None) -> OsmanCounts:
+    """The counts of Arabic ``text`` that Osman reads (memoised in the run's store).
+
+    The text is vocalised when at least half its words carry a short vowel; otherwise (most Arabic in
+    print and online) every word's syllables are estimated from its consonants (:func:`arabic_syllables`),
+    so a stray mark (a shadda to tell two words apart) does not turn the count of one word into a
+    count of marks. Sentences are simpeval's Arabic sentences (Punkt's algorithm with ``؟``)."""
+    found = arabic_words(text)
+    if not found:
+        return OsmanCounts(0, 0, 0, 0, 0, 0)
+    table = _VOCALISED_WORDS if _SHORT_VOWEL.search(text) and is_vocalised(found) else _UNVOCALISED_WORDS
+    syllables, long_words, complex_words, faseeh = map(sum, zip(*map(table.__getitem__, found)))
+    return OsmanCounts(len(sentence_spans(text, "ar")), len(found), syllables, long_words, complex_words, faseeh)
+
+
+class _OsmanWords(dict):
+    """Word -> its (syllables, long, complex, faseeh) counts, made on first sight (a dict, as
+    :class:`_HyphenatedSyllables`, and bounded the same way)."""
+
+    def __init__(self, vocalised: bool) -> None:
+        super().__init__()
+        self.vocalised = vocalised
+
+    def __missing__(self, word: str) -> tuple[int, int, int, int]:
+        if len(self) >= _SYLLABLE_WORDS:
+            self.clear()
+        bare = _bare(word)
+        count = arabic_syllables(word) if self.vocalised else _consonants(bare)
+        complex_word = count > 5
+        faseeh = complex_word and (bool(_FASEEH_LETTERS.intersection(bare)) or bare.endswith(_FASEEH_ENDINGS))
+        counts = self[word] = (count, int(sum(map(str.isalnum, bare)) > 5), int(complex_word), int(faseeh))
+        return counts
+
+
+_VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
+
+
+@_defined
+def osman(c: OsmanCounts) -> float:
+    """El-Haj & Rayson (2016), OSMAN: A Novel Arabic Readability Metric, LREC 2016, pp. 250-255:
+    Flesch's form with Arabic counts, ``200.791 - 1.015 * words/sentences - 24.181 * (long words +
+    syllables + complex words + faseeh words) / words`` (higher = easier). Long words have more than
+    five letters, complex words more than five syllables, faseeh words are complex words with a letter
+    that informal writing drops or changes (hamza alone, on yaa or waw; thal; dhaa) or a formal ending
+    (-uu with its silent alef, -uun); syllables are weighted by type (:func:`arabic_syllables`)."""
+    return 200.791 - 1.015 * c.words / c.sentences - 24.181 * (
+        c.long_words + c.syllables + c.complex_words + c.faseeh_words) / c.words
+
+
+# ----------------------------------------------------------------------
 # The metrics
 # ----------------------------------------------------------------------
 
@@ -264,6 +405,7 @@ class Readability(Metric):
 
     formulas: ClassVar[dict[str, Callable[[TextCounts], float]]] = {}
     syllables: ClassVar[bool] = True  # whether the formulas read syllables
+    counts_type: ClassVar[type] = TextCounts
     requires_references = False
     level = "document"  # splits texts into sentences itself
     corpus_level = True
@@ -282,13 +424,34 @@ class Readability(Metric):
         return {self.name: [formula(c) for c in self.counts(outputs)]}
 
     def _score_corpus(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
-        return {self.name: self._formula()(sum(self.counts(outputs), start=TextCounts(0, 0, 0, 0, 0, 0, 0)))}
+        zero = self.counts_type(*[0] * len(fields(self.counts_type)))
+        return {self.name: self._formula()(sum(self.counts(outputs), start=zero))}
 
     def _item_statistics(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         return [c.as_tuple() for c in self.counts(outputs)]
 
     def _score_from_totals(self, totals):  # noqa: ANN001, ANN201
-        return {self.name: self._formula()(TextCounts(*(int(t) for t in totals)))}
+        return {self.name: self._formula()(self.counts_type(*(int(t) for t in totals)))}
+
+
+class Osman(Readability):
+    """El-Haj & Rayson (2016), OSMAN (Open Source Metric for Measuring Arabic Narratives), LREC 2016:
+    Flesch Reading Ease remade for Arabic, with syllables weighted by type (short; long and stress
+    twice), long words (more than five letters), complex words (more than five syllables) and faseeh
+    words (complex words of formal written Arabic); higher = easier. See :func:`osman` and
+    :func:`osman_counts`."""
+
+    name = "osman"
+    description = "Osman: Arabic Flesch with weighted syllables, long, complex and faseeh words (higher = easier)"
+    formulas = {"ar": osman}
+    languages = ("ar",)
+    counts_type = OsmanCounts
+    output_only = frozenset({"osman"})
+    higher_is_better = True
+
+    def counts(self, texts: Sequence[str]) -> list[OsmanCounts]:
+        store = self.store
+        return [osman_counts(text, store=store) for text in texts]
 
 
 def _metric(name: str, formulas: dict[str, Callable[[TextCounts], float]], description: str,
@@ -323,6 +486,7 @@ METRICS: tuple[type[Readability], ...] = (
               f"({FRE_CONSTANTS[lang][1].split(' (')[0]}; higher = easier)", True,
               f"Flesch Reading Ease with {FRE_CONSTANTS[lang][1]} (``fre --lang {lang}``).")
       for lang, name in _FRE_NAMES.items()),
+    Osman,
     _metric("szigriszt-pazos", {"es": szigriszt_pazos}, "Szigriszt Pazos perspicuity, Spanish (higher = easier)",
             True, szigriszt_pazos.__doc__),
     _metric("gutierrez-polini", {"es": gutierrez_polini}, "Gutiérrez de Polini comprehensibility, Spanish "
@@ -345,4 +509,5 @@ def simpeval_register_metrics() -> list[type[Metric]]:
     return list(METRICS)
 
 
-__all__ = ["FRE_CONSTANTS", "METRICS", "Readability", "TextCounts", "text_counts", "syllables", "words"]
+__all__ = ["FRE_CONSTANTS", "METRICS", "Osman", "OsmanCounts", "Readability", "TextCounts", "arabic_syllables",
+           "arabic_words", "osman_counts", "text_counts", "syllables", "words"]
