@@ -179,6 +179,16 @@ def simplicity_da(cache_dir: str | None = None) -> list[str]:
     return lines
 
 
+def sle_fkgl_baseline() -> dict:
+    """The one FKGL-regression baseline of the SLE test articles (the registry's ``fkgl``), from sledoc's
+    judged record (``benchmarks/learned_heldout.py`` computes it)."""
+    from simpeval.learning.record import load_record
+    from simpeval.registry import load_registry
+
+    record = load_record(load_registry().metric_class("sledoc"))
+    return record["sections"]["heldout"]["data"]["test_articles_fkgl_baseline"]
+
+
 def main() -> None:
     from simpeval_sle.corpus import load_corpus
     from simpeval_sle.model import CONFIG_FILE
@@ -188,6 +198,7 @@ def main() -> None:
     load = open("/proc/loadavg").read().split()[:3]
     data_dir = Path(os.environ.get("SIMPEVAL_DATA_DIR", ROOT.parent / "shared" / "data"))
     training = json.loads((SHIPPED_DIR / CONFIG_FILE).read_text())["training"]
+    fkgl_baseline = sle_fkgl_baseline()
     test = set(training["split"]["test"])
     documents = [d for d in load_corpus(data_dir) if d.article in test]
     by_level = {level: [d.text for d in documents if d.level == level] for level in range(3)}
@@ -249,7 +260,7 @@ simpeval's runner; sentence metrics (`bleu-source`) score each document as one t
 
 The shipped checkpoint's test-article document MAE (its model card): {mae['all']:.3f} overall
 ({', '.join(f'level {k}: {v:.3f}' for k, v in mae.items() if k != 'all')}), against
-{training['test_document_mae_fkgl_baseline']['all']:.3f} for the FKGL-regression baseline.
+{fkgl_baseline['document_mae']['all']:.3f} for the FKGL-regression baseline (the registry's `fkgl`, as sledoc's judged record holds it).
 
 ## Sentence level: Simplicity-DA simplicity
 

@@ -47,8 +47,13 @@ def load_record(cls: type) -> dict | None:
         return None
 
 
-def update_record(cls: type, section: str, rows: Sequence[Row], written_by: str, notes: Sequence[str] = ()) -> dict:
-    """Replace one section of ``cls``'s record (the others kept) and write it; returns the record."""
+def update_record(cls: type, section: str, rows: Sequence[Row], written_by: str, notes: Sequence[str] = (),
+                  data: Mapping | None = None) -> dict:
+    """Replace one section of ``cls``'s record (the others kept) and write it; returns the record.
+
+    :param data: figures of the section other than judged rows (JSON values) that the cards render from
+        (e.g. ``sledoc``'s test-article baseline), kept under the section's ``"data"``.
+    """
     from simpeval.cache import write_atomic
 
     if section not in SECTIONS:
@@ -57,7 +62,7 @@ def update_record(cls: type, section: str, rows: Sequence[Row], written_by: str,
     record.update({"metric": cls.name, "higher_is_better": bool(cls.higher_is_better),
                    "trained_on": list(cls.trained_on), "baselines": BASELINES})
     record.setdefault("sections", {})[section] = {"written_by": written_by, "rows": [r.to_json() for r in rows],
-                                                  "notes": list(notes)}
+                                                  "notes": list(notes), **({"data": dict(data)} if data else {})}
     write_atomic(record_path(cls), json.dumps(record, indent=1, sort_keys=True) + "\n")
     return record
 

@@ -163,14 +163,21 @@ def train_head(train: Features, valid: Features, settings: TrainSettings, log: C
     return config, head.eval(), report
 
 
-def fkgl_baseline(train: Sequence[Document], evaluated: Sequence[Document]) -> np.ndarray:
+def fkgl_baseline(train: Sequence[Document], evaluated: Sequence[Document], fkgl=None) -> np.ndarray:
     """Levels predicted by a least-squares line from document FKGL to level, fitted on ``train``.
 
-    The document's FKGL is the core metric's over the whole text (pooled counts).
+    The document's FKGL is ``fkgl``'s (default: the registry's ``fkgl`` with its default settings) over
+    the whole text (pooled counts).
     """
-    from simpeval.metrics.fkgl import Fkgl
-
-    fkgl = Fkgl()
+    if fkgl is None:
+        fkgl = registry_fkgl()
     x = np.asarray(fkgl.grades([d.text for d in train]))
     slope, intercept = np.polyfit(x, np.asarray([d.level for d in train], dtype=float), 1)
     return slope * np.asarray(fkgl.grades([d.text for d in evaluated])) + intercept
+
+
+def registry_fkgl():
+    """The registry's ``fkgl`` metric with its default settings: the one FKGL every baseline here uses."""
+    from simpeval.registry import load_registry
+
+    return load_registry(autoload=False).create_metric("fkgl")
