@@ -39,6 +39,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.fkgl",
     "simpeval.metrics.readability",
     "simpeval.metrics.cefr_lr",
+    "simpeval.metrics.familiarity",
     "simpeval.metrics.combined",
     "simpeval.lens2023",
     "simpeval.german",

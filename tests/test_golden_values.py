@@ -145,6 +145,11 @@ GOLDEN: dict[tuple[str, str | None], tuple[str, dict[str, tuple[list[float], flo
         ('1', {'crawford': ([0.3330000000000011, -0.8194999999999997, -5.7269999999999985], -2.2166774193548386)}),
     ('douma', None):
         ('1', {'douma': ([78.985, 91.1875, 112.11000000000001], 96.42479838709679)}),
+    ('familiarity', None):
+        ('1',
+         {'familiarity': ([4.76, 5.373333333333333, 4.99], 5.041111111111111),
+          'familiarity-min': ([4.67, 4.63, 3.72], 4.340000000000001),
+          'familiarity-rare': ([0.0, 0.0, 0.0], 0.0)}),
     ('fernandez-huerta', None):
         ('1', {'fernandez-huerta': ([105.74000000000001, 122.65, 132.29], 123.5326612903226)}),
     ('flesch-vacca', None):
