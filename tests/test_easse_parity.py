@@ -94,7 +94,8 @@ def test_metric_classes_match_published_scores(data_dir: Path, test_set: str) ->
     sources, outputs, references = _inputs(data_dir, test_set)
     differences = {}
     for cls in METRICS:
-        scores = cls(**cls.presets[PRESET]).sentence_scores(sources, outputs, references)
+        scores = cls(**load_registry(autoload=False).presets[PRESET].settings[cls.name]).sentence_scores(
+            sources, outputs, references)
         for sub_score, values in scores.items():
             published = _published(data_dir, test_set, COLUMNS[sub_score])
             differences[sub_score] = _max_difference(values, published)

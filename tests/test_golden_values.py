@@ -209,7 +209,7 @@ def compute_all() -> dict[tuple[str, str | None], tuple[str, dict]]:
     pinned = {}
     for name in sorted(registry.metrics):
         cls = registry.metrics[name]
-        for preset in (None, *(p for p in PRESETS if p in cls.presets)):
+        for preset in (None, *(p for p in PRESETS if p in registry.metric_presets(cls))):
             metric, scores = compute(registry, name, preset)
             pinned[(name, preset)] = (type(metric).formula_version, scores)
     return pinned

@@ -8,6 +8,7 @@ import pytest
 import sacrebleu
 
 import simpeval
+from simpeval.registry import load_registry
 from simpeval.metrics.bleu import Bleu, BleuSource, BleuStats, Smoothing, bleu_from_stats
 
 HYP = "the cat is on the mat"
@@ -81,4 +82,4 @@ def test_signature_lists_resolved_settings() -> None:
         "bleu|formula:1|lang:en|tok:13a|lc:no|smooth:floor|smooth_value:0.1|eff:yes|nomatch0:yes"
         "|corpus_smooth:exp|corpus_eff:no|version:" + simpeval.__version__
     )
-    assert "smooth_value:0.0" in Bleu(**Bleu.presets["metaeval-2021"]).signature()
+    assert "smooth_value:0.0" in load_registry(autoload=False).create_metric("bleu", preset="metaeval-2021").signature()

@@ -7,6 +7,7 @@ import math
 import pytest
 
 from simpeval import UsageError
+from simpeval.registry import load_registry
 from simpeval.metrics import bleu as bleu_module
 from simpeval.metrics import sari as sari_module
 from simpeval.metrics.bleu import Bleu, BleuSource
@@ -37,8 +38,9 @@ def test_ibleu_is_the_weighted_difference_of_its_bleus() -> None:
 
 
 def test_metaeval_ibleu_uses_exp_smoothing_against_the_source() -> None:
-    metric = IBleu(**IBleu.presets["metaeval-2021"])
-    preset = Bleu.presets["metaeval-2021"]
+    settings = load_registry(autoload=False).presets["metaeval-2021"].settings
+    metric = IBleu(**settings["ibleu"])
+    preset = settings["bleu"]
     to_refs = Bleu(**preset).sentence_scores(*ARGS)["bleu"]
     source_settings = {**preset, "smooth": "exp", "effective_order": False}
     to_source = BleuSource(**source_settings).sentence_scores(SOURCES, OUTPUTS)["bleu-source"]

@@ -128,6 +128,16 @@ def test_the_built_in_papers_and_presets_are_plugin_modules():
     assert "alva-manchego-2021" in without.papers
 
 
+def test_the_metaeval_2021_settings_come_through_the_hook_only():
+    """No core metric carries the paper's settings: switching its module off removes the preset and them."""
+    registry = load_registry(autoload=False)
+    assert not [name for name, cls in registry.metrics.items() if "metaeval-2021" in cls.presets]
+    assert registry.create_metric("sari", preset="metaeval-2021").deletion == "precision"
+    assert registry.create_metric("fkbleu", preset="metaeval-2021").settings["fkgl_tokenizer"] == "moses"
+    without = load_registry(autoload=False, disabled=["simpeval.reproduce.alva_manchego_2021"])
+    assert "metaeval-2021" not in without.preset_names() and "alva-manchego-2021" not in without.papers
+
+
 def test_switching_off_the_lens_module_removes_its_paper_from_the_command():
     result = CliRunner().invoke(cli, ["-p", "no:simpeval.lens2023", "reproduce", "kwak-2024"])
     assert result.exit_code == 2

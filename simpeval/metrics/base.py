@@ -126,9 +126,11 @@ class Metric(abc.ABC):
       describe outputs rather than judge them (a compression ratio, a share of words deleted),
       which no output of simpeval calls better or worse (:meth:`declared_direction`).
     - ``options``: ``{name: Option}``; values become attributes of the instance.
-    - ``presets``: ``{preset name: {option: value}}``, e.g. the settings of a paper (a preset
-      itself is registered by a plugin: :class:`simpeval.presets.Preset`, which may also name
-      another metric to compute under this one's name).
+    - ``presets``: ``{preset name: {option: value}}``: a plugin metric's own settings under a preset
+      (a preset itself is registered by a plugin: :class:`simpeval.presets.Preset`, which holds the
+      settings it gives other metrics and may name another metric to compute under this one's name;
+      the built-in metrics carry no paper's settings: ``metaeval-2021``'s are in its module,
+      :mod:`simpeval.reproduce.alva_manchego_2021`).
     - ``corpus_level``: True when :meth:`_score_corpus` is not the mean of the sentence scores.
     - ``neural``: True when scoring loads a model (torch); ``simpeval metrics list`` shows it.
     - ``version``: goes into the signature. Left unset, it is the version of the

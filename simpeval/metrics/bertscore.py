@@ -254,7 +254,7 @@ class BertScore(Metric):
     }
     # easse evaluate (easse/bertscore.py): BERTScorer(lang="en", rescale_with_baseline=True), i.e.
     # roberta-large at layer 17, no idf, rescaled, on 13a tokens lower-cased by the CLI's -lc default
-    presets = {"metaeval-2021": {"rescale": False}, "easse-cli": {"lowercase": True, "tokenizer": "13a"}}
+    presets = {"easse-cli": {"lowercase": True, "tokenizer": "13a"}}
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)

@@ -163,16 +163,6 @@ CORPUS_OPTIONS: dict[str, Option] = {
         bool, False, "corpus BLEU over the orders present", short="corpus_eff"
     ),
 }
-METAEVAL_2021: dict[str, Any] = {
-    "tokenizer": "moses",
-    "lowercase": False,
-    "smooth": "floor",
-    "smooth_value": 0.0,
-    "effective_order": True,
-    "zero_if_no_match": False,
-}
-
-
 class Bleu(AdditiveMetric):
     """Sentence and corpus BLEU against the references, with EASSE's settings.
 
@@ -189,7 +179,6 @@ class Bleu(AdditiveMetric):
     requires_references = True
     options = {**SENTENCE_OPTIONS, **CORPUS_OPTIONS}
     presets = {
-        "metaeval-2021": METAEVAL_2021,
         # `easse evaluate` lower-cases every metric (its -lc defaults to on), BLEU included;
         # simpeval's BLEU is cased like sacrebleu's. The other defaults are already EASSE's.
         "easse-cli": {"lowercase": True},

@@ -27,9 +27,8 @@ from typing import Any
 import simpeval
 from simpeval.errors import UsageError
 from simpeval.metrics.base import Metric, Option
-from simpeval.metrics.bleu import METAEVAL_2021 as BLEU_METAEVAL_2021
 from simpeval.metrics.bleu import SENTENCE_OPTIONS, Bleu, BleuSource, resolve_smooth_value
-from simpeval.metrics.composite import Composite, component_settings, prefixed_options, prefixed_settings
+from simpeval.metrics.composite import Composite, component_settings, prefixed_options
 from simpeval.metrics.fkgl import Fkgl
 from simpeval.metrics.sari import Sari
 
@@ -49,15 +48,6 @@ class IBleu(Composite):
         "alpha": Option(float, 0.9, "weight of BLEU against the references"),
         **SENTENCE_OPTIONS,
         **prefixed_options({k: SENTENCE_OPTIONS[k] for k in _SMOOTHING_KEYS}, "source_"),
-    }
-    presets: dict[str, dict[str, Any]] = {
-        "metaeval-2021": {
-            **BLEU_METAEVAL_2021,
-            "source_smooth": "exp",
-            "source_smooth_value": None,
-            "source_effective_order": False,
-            "source_zero_if_no_match": False,
-        }
     }
 
     def __init__(self, **settings: Any) -> None:
@@ -91,12 +81,6 @@ class FkBleu(IBleu):
     sub_scores = ("fkbleu",)
     description = "FKBLEU = iBLEU * sigmoid(FKGL(out) - FKGL(src))"
     options = {**IBleu.options, **prefixed_options(Fkgl.options, "fkgl_")}
-    presets = {
-        "metaeval-2021": {
-            **IBleu.presets["metaeval-2021"],
-            **prefixed_settings(Fkgl.presets["metaeval-2021"], "fkgl_"),
-        }
-    }
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -127,12 +111,6 @@ class BleuSariMean(Composite):
     requires_references = True
     languages = None  # its components' (they refuse a language their tokenizers have no rules for)
     options = {**prefixed_options(SENTENCE_OPTIONS, "bleu_"), **prefixed_options(Sari.options, "sari_")}
-    presets = {
-        "metaeval-2021": {
-            **prefixed_settings(BLEU_METAEVAL_2021, "bleu_"),
-            **prefixed_settings(Sari.presets["metaeval-2021"], "sari_"),
-        }
-    }
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)

@@ -86,7 +86,6 @@ class Fkgl(AdditiveMetric):
     level = "document"  # splits texts into sentences itself
     higher_is_better = False
     options = FKGL_OPTIONS
-    presets = {"metaeval-2021": {"tokenizer": "moses", "lowercase": True, "clip": True}}
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store."""

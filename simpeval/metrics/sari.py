@@ -120,15 +120,6 @@ class Sari(AdditiveMetric):
         ),
         "paper_version": Option(bool, False, "average P and R over orders before F1", short="paper"),
     }
-    presets: dict[str, dict[str, Any]] = {
-        "metaeval-2021": {
-            "tokenizer": "moses",
-            "lowercase": False,
-            "deletion": "precision",
-            "paper_version": False,
-        },
-    }
-
     source_tokenizer: str | None = None  # None: the sources are tokenised as the outputs are
 
     def item_stats(

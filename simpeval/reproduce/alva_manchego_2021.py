@@ -7,13 +7,14 @@ EASSE published with the paper (``metaeval/metrics_simplicity_DA.csv``), which e
 Simplicity-DA with the ASSET and the union (``all``) reference sets only. Every value is the
 paper's absolute Pearson r, row by row, in the paper's column order.
 
-A built-in plugin module: it registers the paper and the ``metaeval-2021`` preset (whose metric
-settings each metric declares in its ``presets``) through the same hooks as any plugin.
+A built-in plugin module: it registers the paper and the ``metaeval-2021`` preset with its metric
+settings (:data:`SETTINGS`; no metric carries them) through the same hooks as any plugin.
 """
 
 from __future__ import annotations
 
 import simpeval
+from simpeval.metrics.composite import prefixed_settings
 from simpeval.presets import Preset
 from simpeval.reproduce.tables import CorrelationPaper, PublishedTable
 
@@ -132,7 +133,29 @@ def simpeval_register_papers() -> list[CorrelationPaper]:
                                     "evaluation metrics for text simplification", TABLES)]
 
 
+BLEU = {"tokenizer": "moses", "lowercase": False, "smooth": "floor", "smooth_value": 0.0, "effective_order": True,
+        "zero_if_no_match": False}
+"""sacrebleu 1.4's sentence BLEU as EASSE called it for the paper: Moses tokens, cased, floor smoothing at 0."""
+SARI = {"tokenizer": "moses", "lowercase": False, "deletion": "precision", "paper_version": False}
+FKGL = {"tokenizer": "moses", "lowercase": True, "clip": True}
+IBLEU = {**BLEU, "source_smooth": "exp", "source_smooth_value": None, "source_effective_order": False,
+         "source_zero_if_no_match": False}
+SETTINGS = {
+    "bleu": BLEU,
+    "sent-bleu": BLEU,
+    "bleu-source": BLEU,
+    "sari": SARI,
+    "fkgl": FKGL,
+    "ibleu": IBLEU,
+    "fkbleu": {**IBLEU, **prefixed_settings(FKGL, "fkgl_")},
+    "bleu-sari-amean": {**prefixed_settings(BLEU, "bleu_"), **prefixed_settings(SARI, "sari_")},
+    "bleu-sari-gmean": {**prefixed_settings(BLEU, "bleu_"), **prefixed_settings(SARI, "sari_")},
+    "bertscore": {"rescale": False},
+}
+"""The ``metaeval-2021`` preset's settings per metric: EASSE's as the paper computed its scores."""
+
+
 @simpeval.hookimpl
 def simpeval_register_presets() -> list[Preset]:
     return [Preset(PRESET, "EASSE's settings of Alva-Manchego et al. (2021): sacrebleu 1.4 BLEU, Moses tokens, "
-                           "lower-cased FKGL")]
+                           "lower-cased FKGL", settings=SETTINGS)]
