@@ -13,7 +13,8 @@ cochrane-pairs, the perturbation checks) and writes that page as the document se
 ``docs/leaderboard.md``, between two HTML comments, replacing the previous one; ``--level languages``
 does the same for the languages section (``simpeval leaderboard --level languages``: the rated German
 data and the readability of single texts in German and the ReadMe++ languages); the sentence-level run
-keeps the sections that are there.
+keeps the sections that are there. ``docs/leaderboard.html`` gets the same sections, each the body of the
+level's own ``--html`` page, at the end of the page's ``<main>``.
 
 Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/leaderboard.py [--level document|languages]
 [--jobs N] [--cache-dir DIR]``
@@ -55,6 +56,34 @@ def without_document_section(page: str, level: str = "document") -> str:
     return page.replace(section, "").rstrip() + "\n" if section else page
 
 
+def html_section(page: str, level: str) -> str:
+    """The section of ``level`` in the HTML page (markers included), or "" when it has none."""
+    return document_section(page, level)
+
+
+def section_html(rendered: str, level: str, footer: list[str]) -> str:
+    """A level's own rendered HTML page cut to a section of the main page: what its ``<main>`` holds (its
+    ``h1`` title, tables, notes, signatures) and ``footer``, between the level's markers."""
+    from html import escape
+
+    body = rendered[rendered.index("<main>") + len("<main>"):rendered.rindex("</main>")].strip()
+    start, end = SECTIONS[level]
+    meta = "".join(f"<p>{escape(line)}</p>" for line in footer if line.strip())
+    return f'{start}\n<section id="{level}">\n{body}\n<div class="meta">{meta}</div>\n</section>\n{end}\n'
+
+
+def with_html_sections(page: str, sections: dict[str, str]) -> str:
+    """``page`` (a rendered HTML leaderboard) with its level sections replaced by ``sections`` (level -> section,
+    "" for none), in page order, at the end of its ``<main>``."""
+    for level in SECTIONS:
+        old = html_section(page, level)
+        if old:
+            page = page.replace(old, "")
+    added = "".join(sections.get(level, "") for level in SECTIONS)
+    at = page.rindex("</main>")
+    return page[:at].rstrip("\n") + "\n" + added + page[at:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--jobs", type=int, default=1)
@@ -70,19 +99,26 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as fresh:
         cache = args.cache_dir or Path(fresh)
         written = Path(fresh) / "section.md" if args.level in SECTIONS else page
-        outputs = ["-o", str(written)] + (["--html", str(args.docs / "leaderboard.html")]
-                                          if args.level == "sentence" else [])
+        html = args.docs / "leaderboard.html"
+        old_html = html.read_text(encoding="utf-8") if html.exists() else ""
+        written_html = Path(fresh) / "section.html" if args.level in SECTIONS else html
+        outputs = ["-o", str(written), "--html", str(written_html)]
         subprocess.run([sys.executable, "-m", "simpeval", "leaderboard", "--level", args.level, "--jobs",
                         str(args.jobs), "--progress", "--cache-dir", str(cache), "--record-run", *outputs,
                         *(["--no-neural"] if args.no_neural else [])],
                        check=True)
         kind = "a kept score cache (`--cache-dir`)" if args.cache_dir else "a fresh score cache (a cold run)"
         command = "python benchmarks/leaderboard.py" + (f" --level {args.level}" if args.level in SECTIONS else "")
-        text = (written.read_text(encoding="utf-8")
-                + f"\nLoad average when the run started: {load:.1f}, when it ended: {load_average():.1f} "
+        footer = [f"Load average when the run started: {load:.1f}, when it ended: {load_average():.1f} "
                   f"(a shared machine); run with {kind}. `{command}` wrote this "
-                  f"{'section' if args.level in SECTIONS else 'page'}.\n\n"
-                + "\n".join(machine_lines()) + "\n")
+                  f"{'section' if args.level in SECTIONS else 'page'}.", "", *machine_lines()]
+        text = written.read_text(encoding="utf-8") + "\n" + "\n".join(footer) + "\n"
+        html_sections = {level: html_section(old_html, level) for level in SECTIONS}
+        if args.level in SECTIONS:  # into the sentence-level page (written by a sentence-level run)
+            html_sections[args.level] = section_html(written_html.read_text(encoding="utf-8"), args.level, footer)
+        base = html.read_text(encoding="utf-8") if html.exists() else ""
+        if "</main>" in base:
+            html.write_text(with_html_sections(base, html_sections), encoding="utf-8")
     sections = {level: document_section(old, level) for level in SECTIONS}
     if args.level in SECTIONS:
         start, end = SECTIONS[args.level]
