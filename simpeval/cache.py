@@ -1,6 +1,7 @@
 """An on-disk score cache keyed by metric signature and input hash: the one module that says what
-an entry is (its key, :class:`EntryInputs` and :class:`MetricEntries`; its file and checksum,
-:class:`ScoreCache`; the shape of each kind of value, the ``check_*`` functions).
+an entry is (its key, :class:`EntryInputs` and :class:`MetricEntries`, and for entries derived from
+scores, :func:`derived_key`; its file and checksum, :class:`ScoreCache`; the shape of each kind of
+value, the ``check_*`` functions).
 
 Each entry is one JSON file written atomically (a temporary file in the same
 directory, then ``os.replace``), so an interrupted run never leaves a
@@ -103,6 +104,45 @@ def metric_key(metric: Any, signature: str) -> str:
 
     version = getattr(metric, "formula_version", "1")
     return f"{signature}|formula:{version}|code:{code_fingerprint(type(metric))}"
+
+
+LEADERBOARD_CELL, SCORING_RECORD = "leaderboard-cell", "leaderboard-scoring"
+"""The entries derived from scores rather than scored on texts: a leaderboard cell (a dataset and aspect's
+correlations), and the time and load of one metric's scoring of a dataset (shown when a later run reads it)."""
+
+
+def derived_key(payload: Any) -> str:
+    """The key of an entry derived from scores: the sha256 of the JSON of ``payload`` (object keys sorted),
+    which must name everything the entry depends on (the metrics' keys, :func:`metric_key`, among them,
+    so that it goes when their scores do)."""
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def cell_key(**parts: Any) -> str:
+    """A leaderboard cell's key: ``parts`` name the metrics' keys, the ratings, the code and the settings."""
+    return derived_key({"kind": LEADERBOARD_CELL, **parts})
+
+
+def scoring_record_key(metric_key: str, dataset: str, data_dir: str) -> str:
+    """Where the time and load of the metric (by its key)'s scoring of ``dataset`` in ``data_dir`` are kept."""
+    return derived_key([SCORING_RECORD, metric_key, dataset, data_dir])
+
+
+def check_cell(value: Any) -> str | None:
+    """A leaderboard cell as stored (:func:`dataclasses.asdict` of one): an object with a list of entries."""
+    if not isinstance(value, dict) or not isinstance(value.get("entries"), list):
+        return "not a leaderboard cell"
+    if not all(isinstance(e, dict) for e in value["entries"]):
+        return "a leaderboard cell with an entry that is not an object"
+    return None
+
+
+def check_scoring_record(value: Any) -> str | None:
+    """A scoring's record: ``{"seconds", "load", "date", "partial"}``."""
+    if not isinstance(value, dict) or not isinstance(value.get("seconds"), (int, float)) \
+            or not isinstance(value.get("date"), str) or not isinstance(value.get("load"), (int, float)):
+        return "not a scoring record"
+    return None
 
 
 class ScoredMetric(Protocol):

@@ -85,6 +85,35 @@ def test_cells_resume_from_the_cache(registry, data_dir, tmp_path, monkeypatch):
         ("fkgl", "cached", 0.0, round(first.work.scorings[1].seconds, 1))]
 
 
+def test_the_leaderboards_entries_are_the_cache_modules(registry, data_dir, tmp_path):
+    """simpeval.cache says what a leaderboard entry is (its key and its check), as for every score: the keys
+    are those the leaderboard composed itself before (kept caches stay valid), and a cell that is no cell
+    under its key is refused and computed again."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    from simpeval.cache import cell_key, check_cell, scoring_record_key
+    from simpeval.leaderboard import run as board_run
+
+    assert "hashlib" not in Path(board_run.__file__).read_text(encoding="utf-8")
+    parts = {"v": "2", "metrics": ["b", "a"], "dataset": "d", "seed": 0, "data": "/x"}
+    assert cell_key(**parts) == hashlib.sha256(json.dumps({"kind": "leaderboard-cell", **parts},
+                                                          sort_keys=True).encode()).hexdigest()
+    assert scoring_record_key("bleu|k", "d", "/x") == hashlib.sha256(
+        json.dumps(["leaderboard-scoring", "bleu|k", "d", "/x"]).encode()).hexdigest()
+    assert check_cell({"entries": []}) is None and check_cell({"entries": 3}) and check_cell([1])
+    cache = ScoreCache(tmp_path / "cache", warn=lambda message: None)
+    first = run_leaderboard(registry, _plan(data_dir, metrics=["fkgl"]), cache)
+    keys = [path.stem for path in (tmp_path / "cache").rglob("*.json")]
+    cells = [k for k in keys if check_cell(cache.get(k)) is None and isinstance(cache.get(k), dict)
+             and "aspect" in cache.get(k)]
+    assert len(cells) == 3
+    cache.put(cells[0], {"not": "a cell"})
+    again = run_leaderboard(registry, _plan(data_dir, metrics=["fkgl"]), cache)
+    assert (again.work.cells_computed, again.work.cells_cached) == (1, 2) and again.cells == first.cells
+
+
 def test_cells_are_recomputed_when_their_statistics_code_or_ratings_change(registry, data_dir, tmp_path, monkeypatch):
     """A cell is computed from scores by the meta-evaluation code, which stays out of the metrics'
     code hash: its own key must hold that code and the human scores, or a fix there (or corrected

@@ -24,8 +24,6 @@ items are all Simplicity-DA's). The marks are set on every run from the metrics'
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 from collections import defaultdict
@@ -153,6 +151,7 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
                     executor: BatchExecutor | None = None, progress=None) -> Board:
     """Every cell of ``plan`` (cached cells reused), the datasets that are missing, the training
     marks with the overlaps behind them, and what was computed versus read from the cache."""
+    from simpeval.cache import check_cell, check_scoring_record
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.run import Request, run_meta_evaluation
 
@@ -177,15 +176,15 @@ def run_leaderboard(registry: Registry, plan: Plan, cache: ScoreCache | None = N
         keys = metric_keys(registry, specs, dataset.lang)
         used = [keys[family] for family in _families(registry, specs)]
         cell_keys = {aspect: _cell_key(plan, dataset, aspect, specs, used) for aspect in dataset.aspects}
-        if cache is not None and specs and any(cache.get(k) is None for k in cell_keys.values()):
+        if cache is not None and specs and any(cache.get(k, check_cell) is None for k in cell_keys.values()):
             work.scorings += score_dataset(registry, dataset, specs, keys, cache, executor, progress)
         elif cache is not None:  # nothing to score: what the scorings cost when they were computed
             work.scorings += [Scoring(family, name, len(dataset), 0, 0, 0.0,
-                                      cache.get(_record_key(keys[family], dataset)))
+                                      cache.get(_record_key(keys[family], dataset), check_scoring_record))
                               for family in _families(registry, specs)]
         for aspect in dataset.aspects:
             key = cell_keys[aspect]
-            stored = cache.get(key) if cache is not None else None
+            stored = cache.get(key, check_cell) if cache is not None else None
             if stored is not None:
                 cells.append(_cell_from_json(stored))
                 work.cells_cached += 1
@@ -376,6 +375,7 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
     The cells then read these scores back. A scoring computed here leaves a record of its time and
     load in the cache, which a later run that reads the scores shows beside them.
     """
+    from simpeval.cache import check_scoring_record
     from simpeval.metaeval.compute import compute_scores
 
     out = []
@@ -396,30 +396,30 @@ def score_dataset(registry: Registry, dataset, specs: list[str], keys: dict[str,
                                    "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                                    "partial": counting.found > 0})
         else:
-            first = cache.get(record_key)
+            first = cache.get(record_key, check_scoring_record)
         out.append(Scoring(family, dataset.name, len(dataset), counting.absent, counting.found, seconds, first))
     return out
 
 
 def _record_key(metric_key: str, dataset) -> str:
     """Where the time and load of one metric's scoring of ``dataset`` are recorded."""
-    return hashlib.sha256(json.dumps(["leaderboard-scoring", metric_key, dataset.name,
-                                      str(dataset.data_dir)]).encode()).hexdigest()
+    from simpeval.cache import scoring_record_key
+
+    return scoring_record_key(metric_key, dataset.name, str(dataset.data_dir))
 
 
 def _cell_key(plan: Plan, dataset, aspect: str, specs: list[str], keys: list[str]) -> str:
     """A score-cache key naming everything a cell depends on: every metric's cache key (so new
     weights or code recompute the cell), the human scores and items it correlates with, the code
     that computes it (:data:`CELL_CODE`) and the settings."""
+    from simpeval.cache import cell_key, derived_key
     from simpeval.codehash import parts_hash
 
-    ratings = hashlib.sha256(json.dumps([dataset.keys, dataset.human_scores(aspect).tolist()]).encode())
-    payload = {"kind": "leaderboard-cell", "v": CELL_VERSION, "metrics": sorted(keys),
-               "code": parts_hash("simpeval", CELL_CODE), "ratings": ratings.hexdigest(),
-               "dataset": dataset.name, "aspect": aspect, "specs": specs, "correlation": plan.correlation,
-               "significance": plan.significance, "bootstrap": plan.bootstrap, "alpha": plan.alpha,
-               "seed": plan.seed, "split": plan.split, "data": str(plan.data_dir.resolve())}
-    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+    ratings = derived_key([dataset.keys, dataset.human_scores(aspect).tolist()])
+    return cell_key(v=CELL_VERSION, metrics=sorted(keys), code=parts_hash("simpeval", CELL_CODE), ratings=ratings,
+                    dataset=dataset.name, aspect=aspect, specs=specs, correlation=plan.correlation,
+                    significance=plan.significance, bootstrap=plan.bootstrap, alpha=plan.alpha, seed=plan.seed,
+                    split=plan.split, data=str(plan.data_dir.resolve()))
 
 
 def _cell_from_json(value: dict) -> Cell:
