@@ -153,6 +153,13 @@ def words(text: str) -> list[str]:
 
 
 @stored
+def sentence_count(text: str, lang: str, *, store: StatsStore | None = None) -> int:
+    """How many sentences simpeval finds in ``text`` (:func:`simpeval.sentences.sentence_spans`), kept in
+    the run's store: Osman's counts and the other formulas' share it."""
+    return len(sentence_spans(text, lang))
+
+
+@stored
 def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: StatsStore | None = None) -> TextCounts:
     """The counts of one text in language ``lang`` (memoised in the run's store); without
     ``with_syllables`` the three syllable counts are not made (0), for formulas that read none of them
@@ -161,7 +168,7 @@ def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: Sta
     lengths = list(map(len, found))  # the formulas' hot path: counted with built-ins, not a Python loop
     per_word = list(map(_syllable_counter(lang), found)) if with_syllables else []
     few = per_word.count(0) + per_word.count(1) + per_word.count(2)
-    sentences = len(sentence_spans(text, lang)) if found else 0
+    sentences = sentence_count(text, lang, store=store) if found else 0
     return TextCounts(sentences, len(found), sum(per_word), sum(lengths),
                       len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
                       len(per_word) - few)
@@ -358,7 +365,7 @@ def osman_counts(text: str, *, store: StatsStore | None = None) -> OsmanCounts:
         return OsmanCounts(0, 0, 0, 0, 0, 0)
     table = _VOCALISED_WORDS if _SHORT_VOWEL.search(text) and is_vocalised(found) else _UNVOCALISED_WORDS
     syllables, long_words, complex_words, faseeh = map(sum, zip(*map(table.__getitem__, found)))
-    return OsmanCounts(len(sentence_spans(text, "ar")), len(found), syllables, long_words, complex_words, faseeh)
+    return OsmanCounts(sentence_count(text, "ar", store=store), len(found), syllables, long_words, complex_words, faseeh)
 
 
 class _OsmanWords(dict):
