@@ -36,10 +36,10 @@ from simpeval.errors import UsageError
 from simpeval.regularfiles import NotRegularFile, TooLarge, open_regular, read_bounded
 
 __all__ = [
-    "DEFAULT_ENCODER", "announce_loading", "checkpoint_encoder", "checkpoint_encoder_reference", "checkpoint_fingerprint",
+    "DEFAULT_ENCODER", "GGUF_SUFFIX", "announce_loading", "checkpoint_encoder", "checkpoint_encoder_reference", "checkpoint_fingerprint",
     "content_hash", "encoder_reference", "fingerprint", "resolve_encoder", "verified_encoder", "hub_cache_dir",
     "hub_snapshot", "is_available", "load_spacy",
-    "load_torch_state", "load_transformers", "locate", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
+    "load_torch_state", "load_transformers", "locate", "quiet_transformers", "locate_spacy", "refuse_remote_code", "spacy_pipeline_available",
 ]
 
 HASH_LENGTH = 12
@@ -55,7 +55,12 @@ _TRANSFORMERS_CLASSES = {
     "tokenizer": "AutoTokenizer",
     "model": "AutoModel",
     "sequence-classification": "AutoModelForSequenceClassification",
+    "causal-lm": "AutoModelForCausalLM",
 }
+
+GGUF_SUFFIX = ".gguf"
+"""A single-file model in llama.cpp's GGUF format: transformers reads it (dequantizing its weights) when the
+``gguf`` package is installed; :func:`load_transformers` takes the file itself as the model."""
 
 _file_hashes: dict[tuple[str, int, int, int, int], str] = {}
 
@@ -394,11 +399,18 @@ def _quiet_transformers() -> Iterator[None]:
             logging.enable_progress_bar()
 
 
+quiet_transformers = _quiet_transformers
+"""The same, for plugins that call transformers themselves (``save_pretrained`` of a converted model)."""
+
+
 def load_transformers(name: str | os.PathLike, kind: str = "model", option: str = "model", **kwargs: Any) -> Any:
     """A transformers config, tokenizer or model, from a local directory or the hub cache only.
 
-    :param kind: ``config``, ``tokenizer``, ``model`` (``AutoModel``) or
-        ``sequence-classification``.
+    :param name: a model directory, a hub id in the local cache, or a GGUF file (``*.gguf``: transformers'
+        GGUF loader dequantizes it, which takes a while for a large file; callers that load one often keep the
+        result, as ``simpeval-judge`` does).
+    :param kind: ``config``, ``tokenizer``, ``model`` (``AutoModel``),
+        ``sequence-classification`` or ``causal-lm`` (``AutoModelForCausalLM``).
     :param kwargs: passed to ``from_pretrained`` (``trust_remote_code`` and
         ``local_files_only`` cannot be overridden).
     :raises UsageError: when the model is missing, ships code, or cannot be read.
@@ -412,11 +424,17 @@ def load_transformers(name: str | os.PathLike, kind: str = "model", option: str 
 
     loader = getattr(transformers, _TRANSFORMERS_CLASSES[kind])
     kwargs.update(trust_remote_code=False, local_files_only=True)
+    location = str(path)
+    if path.is_file() and path.suffix.lower() == GGUF_SUFFIX:
+        if importlib.util.find_spec("gguf") is None:
+            raise UsageError(f'model "{os.fspath(name)}" is a GGUF file, which transformers reads with the gguf '
+                             "package: pip install gguf")
+        location, kwargs["gguf_file"] = str(path.parent), path.name
     import pickle
 
     try:
         with _quiet_transformers():
-            return loader.from_pretrained(str(path), **kwargs)
+            return loader.from_pretrained(location, **kwargs)
     except (OSError, ValueError, KeyError, pickle.UnpicklingError) as exc:
         raise _unreadable(name, kind, option, exc) from None
 
@@ -431,7 +449,7 @@ def _reason(exc: BaseException) -> str:
     return next(iter(str(exc).strip().splitlines()), type(exc).__name__)
 
 
-_WEIGHTS_KINDS = ("model", "sequence-classification")
+_WEIGHTS_KINDS = ("model", "sequence-classification", "causal-lm")
 GENERIC_NAMES = ("model", "models", "checkpoint", "weights")
 
 

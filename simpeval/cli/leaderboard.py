@@ -98,7 +98,8 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
     """Every metric whose plugin loaded and whose default weights are installed (neural ones only with
     ``neural``), each with all its sub-scores, and the others with why they are left out (one line each).
 
-    Left out besides: a deprecated name (its row is under the new name), and a metric that needs
+    Left out besides: a deprecated name (its row is under the new name), a metric that runs only when
+    named (``opt_in``: an LLM judge, whose CPU time on every rated item would dwarf the rest), and a metric that needs
     per-item values beyond the texts (``item_fields``, such as SLEdoc's target level), which no
     rated dataset has. At ``level="document"``, a neural sentence metric too: it would read a whole
     document as one sentence, truncated to its encoder's length (non-neural sentence metrics score a
@@ -115,6 +116,8 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
                             f"`simpeval metrics show {name}` says where to put them")
         elif renamed:
             left_out.append(f"{name}: {renamed}")
+        elif cls.opt_in:
+            left_out.append(f"{name}: runs only when named ({cls.opt_in})")
         elif cls.item_fields:
             left_out.append(f"{name}: needs per-item {', '.join(cls.item_fields)} beside the texts, which no rated "
                             "dataset has")

@@ -149,6 +149,9 @@ class Metric(abc.ABC):
       training (its scores on them are not evidence; the leaderboard marks them).
     - ``model_card``: the path of a learned metric's model card; ``simpeval metrics show``
       prints its ``## Headline`` section (training data, correlations on unseen data).
+    - ``opt_in``: None for a metric that runs wherever every metric does (``simpeval leaderboard``'s
+      default); else the reason it runs only when named (an LLM judge, whose CPU time on every rated
+      item would dwarf the rest), which the leaderboard prints among the metrics it left out.
 
     A metric that judges single words (LENS-SALSA's edit tags) declares its labels with
     :meth:`word_labels` and gives them with :meth:`label_words`; ``simpeval report`` colours the
@@ -176,6 +179,7 @@ class Metric(abc.ABC):
     #: rated texts (``Dataset.kind`` ``"text"``, a text's readability) is correlated with
     output_only: ClassVar[frozenset[str]] = frozenset()
     model_card: ClassVar[str | None] = None
+    opt_in: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 

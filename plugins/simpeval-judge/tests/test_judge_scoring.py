@@ -1,0 +1,120 @@
+"""The score's arithmetic on a tiny random Llama: the expected rating equals a hand computation from the
+model's logits, left-padded batches equal rows scored alone, and the jury's sums give numpy's statistics."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from conftest import OUTPUTS, SOURCES
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+from simpeval.encoding import TextEncoder
+from simpeval_judge import prompts, scoring
+from simpeval_judge.metrics import Judge, Jury, pearson_from_sums
+
+
+def by_hand(directory: str, source: str, output: str, aspect="simplicity", unit="sentence", shots=0, chat=True):
+    """(expected rating, answer mass) from one unpadded forward pass of transformers itself."""
+    tokenizer = AutoTokenizer.from_pretrained(directory)
+    model = AutoModelForCausalLM.from_pretrained(directory).eval()
+    message = prompts.render(prompts.template(aspect, unit, shots, chat), source, output)
+    if chat:
+        text = tokenizer.apply_chat_template([{"role": "user", "content": message}], tokenize=False,
+                                             add_generation_prompt=True)
+        ids = tokenizer(text, add_special_tokens=False, return_tensors="pt")["input_ids"]
+    else:
+        ids = tokenizer(message, return_tensors="pt")["input_ids"]
+    with torch.no_grad():
+        logits = model(input_ids=ids).logits[0, -1].double()
+    digits = [tokenizer.convert_tokens_to_ids(d) for d in "12345"]
+    z = logits[digits].tolist()
+    exp = [math.exp(v - max(z)) for v in z]
+    p = [e / sum(exp) for e in exp]
+    mass = sum(math.exp(v) for v in z) / float(torch.exp(logits).sum())
+    return sum(k * pk for k, pk in zip(range(1, 6), p)), mass
+
+
+@pytest.mark.parametrize("settings", [{}, {"chat": False}, {"aspect": "fluency", "shots": 1},
+                                      {"aspect": "meaning", "unit": "document"}])
+def test_expected_rating_equals_the_hand_computation(tiny_llm, settings):
+    judge = Judge(model=tiny_llm, device="cpu", **settings)
+    scores = judge.sentence_scores(SOURCES[:3], OUTPUTS[:3])
+    for i in range(3):
+        rating, mass = by_hand(tiny_llm, SOURCES[i], OUTPUTS[i], **settings)
+        assert scores["judge"][i] == pytest.approx(rating, abs=1e-6)
+        assert scores["judge-mass"][i] == pytest.approx(mass, rel=1e-5)
+    assert len(set(scores["judge"])) == 3 and all(1 <= s <= 5 for s in scores["judge"])
+
+
+def test_expected_rating_formula():
+    logits = torch.tensor([[0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 50.0], [1.0, 2.0, 3.0, 4.0, 5.0]])
+    expected = scoring.expected_rating(logits).tolist()
+    weights = np.exp([1.0, 2.0, 3.0, 4.0, 5.0])
+    assert expected[:2] == pytest.approx([3.0, 5.0]) and expected[2] == pytest.approx(
+        float((weights / weights.sum()) @ np.arange(1, 6)))
+    assert scoring.answer_mass(logits[:1], torch.tensor([math.log(10.0)])).item() == pytest.approx(0.5)
+
+
+def test_left_padded_batches_equal_rows_scored_alone(tiny_llm):
+    tokenizer = AutoTokenizer.from_pretrained(tiny_llm)
+    model = AutoModelForCausalLM.from_pretrained(tiny_llm).eval()
+    ids = scoring.answer_ids(tokenizer)
+    texts = [prompts.render(prompts.template("simplicity", chat=False), s, o) for s, o in zip(SOURCES, OUTPUTS)]
+    assert len({len(tokenizer(t)["input_ids"]) for t in texts}) > 3  # padding happens
+
+    def tokenize(batch):
+        return [{"input_ids": row} for row in tokenizer(batch)["input_ids"]]
+
+    def encoder(batch_size, same_length):
+        return TextEncoder(model, tokenize, scoring.last_token_reader(ids), pad_id=tokenizer.pad_token_id,
+                           batch_size=batch_size, same_length=same_length)
+
+    alone = scoring.ratings(encoder(1, True).encode(texts))
+    padded = scoring.ratings(encoder(4, False).encode(texts))
+    np.testing.assert_allclose(padded[0], alone[0], atol=1e-5)
+    np.testing.assert_allclose(padded[1], alone[1], rtol=1e-4)
+
+
+def test_answer_ids_must_be_single_tokens():
+    class Splitting:
+        def encode(self, text, add_special_tokens=False):
+            return [1, 2]
+
+    from simpeval import UsageError
+
+    with pytest.raises(UsageError, match='spells the answer "1" as 2 tokens'):
+        scoring.answer_ids(Splitting())
+
+
+def test_jury_mean_spread_and_agreement(tiny_llm, tiny_llm_b):
+    a = Judge(model=tiny_llm, device="cpu").sentence_scores(SOURCES, OUTPUTS)["judge"]
+    b = Judge(model=tiny_llm_b, device="cpu").sentence_scores(SOURCES, OUTPUTS)["judge"]
+    jury = Jury(models=f"{tiny_llm}+{tiny_llm_b}", device="cpu")
+    items = jury.sentence_scores(SOURCES, OUTPUTS)
+    np.testing.assert_allclose(items["jury"], (np.array(a) + np.array(b)) / 2, atol=1e-12)
+    np.testing.assert_allclose(items["jury-sd"], np.std([a, b], axis=0), atol=1e-12)  # the judges' own spread
+    assert all(math.isnan(x) for x in items["jury-agreement"])  # one item has no correlation
+    corpus = jury.corpus_score(SOURCES, OUTPUTS)
+    assert corpus["jury"] == pytest.approx(np.mean([a, b]))
+    assert corpus["jury-sd"] == pytest.approx(np.mean(np.std([a, b], axis=0)))
+    assert corpus["jury-agreement"] == pytest.approx(np.corrcoef(a, b)[0, 1], abs=1e-9)
+
+
+def test_three_judges_agree_as_the_mean_pairwise_pearson(tiny_llm, tiny_llm_b):
+    jury = Jury(models=f"{tiny_llm}+{tiny_llm_b}+{tiny_llm}", device="cpu")
+    a = Judge(model=tiny_llm, device="cpu").sentence_scores(SOURCES, OUTPUTS)["judge"]
+    b = Judge(model=tiny_llm_b, device="cpu").sentence_scores(SOURCES, OUTPUTS)["judge"]
+    r = np.corrcoef(a, b)[0, 1]
+    assert jury.corpus_score(SOURCES, OUTPUTS)["jury-agreement"] == pytest.approx((r + 1 + r) / 3, abs=1e-9)
+
+
+def test_pearson_from_sums():
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=50), rng.normal(size=50)
+    r = pearson_from_sums(50, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum())
+    assert r == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
+    assert math.isnan(pearson_from_sums(3, 3, 6, 3, 14, 6))  # x constant
+    assert math.isnan(pearson_from_sums(1, 1, 2, 1, 4, 2))
