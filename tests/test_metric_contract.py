@@ -226,3 +226,32 @@ def test_metrics_list_shows_the_faults_and_the_other_plugins(tmp_path):
     if "lens-mini" in statuses:  # shipped checkpoints are found where the plugin keeps them
         assert statuses["lens-mini"] == statuses["lens-cla-mini"] == "ok"
 
+
+
+class _RewritesEverything(Metric):
+    """Writes into every list it is handed: sources, outputs, the reference list and each item's references."""
+    name = "rewrites-everything"
+    requires_references = True
+
+    def _score_items(self, sources, outputs, references=None):
+        for texts in (sources, outputs, *references):
+            texts[:] = ["" for _ in texts]
+        references[:] = [[] for _ in references]
+        return {self.name: [1.0 for _ in outputs]}
+
+
+def test_a_metric_writing_into_its_references_changes_no_other_metrics_numbers():
+    """Issue 28 (high 3) with references too: sari, fkgl and bleu read what the user gave whichever runs first."""
+    registry = load_registry(autoload=False)
+    registry.metrics[_RewritesEverything.name] = _RewritesEverything
+    orig = [f"The old committee approved plan number {i} after a very long and difficult debate ." for i in range(8)]
+    out = [f"The committee approved plan {i} after a long debate ." for i in range(8)]
+    refs = [[f"The committee approved plan {i} ." for i in range(8)], [f"Plan {i} was approved ." for i in range(8)]]
+    alone = simpeval.evaluate(orig, out, refs, "sari,fkgl,bleu", cache=False, registry=registry).corpus_scores
+    first = simpeval.evaluate(orig, out, refs, "rewrites-everything,sari,fkgl,bleu", cache=False,
+                              registry=registry).corpus_scores
+    last = simpeval.evaluate(orig, out, refs, "sari,fkgl,bleu,rewrites-everything", cache=False,
+                             registry=registry).corpus_scores
+    assert alone["sari"] > 0 and alone["fkgl"] > 0 and alone["bleu"] > 0
+    for scores in (first, last):
+        assert {k: scores[k] for k in alone} == alone
