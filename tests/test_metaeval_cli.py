@@ -235,3 +235,21 @@ def test_no_significance_marks_without_a_test(data_dir):
     records = json.loads(run(*args, "--significance", "none", "--format", "json").stdout)
     assert {r["winner"] for r in records} == {None}
     assert any(r["winner"] for r in json.loads(run(*args, "--format", "json").stdout))
+
+
+def test_resampling_shows_a_progress_bar_with_its_total_and_eta(data_dir):
+    """Issue 28 (a new user's silent half hour): a resampling statistic moves a bar to its total, with the
+    elapsed time and the ETA; --no-progress (and a redirected standard error, the default) prints none."""
+    import re
+
+    shown = published(data_dir, "--correlation", "kendall-23", "--resamples", "20", "--bootstrap", "40", "--progress")
+    assert shown.exit_code == 0, shown.output
+    frames = shown.stderr.replace("\r", "\n")
+    moves = [(int(done), int(total)) for done, total in
+             re.findall(r"resampling: +\d+%\|[^|]*\| (\d+)/(\d+) \[\d\d:\d\d<\d\d:\d\d", frames)]  # elapsed<ETA
+    assert len({total for _, total in moves}) == 1 and moves[0][1] > 40, frames[-500:]
+    assert len({done for done, _ in moves}) >= 2 and max(done for done, _ in moves) > 0  # it moves
+    for quiet in (["--no-progress"], []):
+        done = published(data_dir, "--correlation", "kendall-23", "--resamples", "20", "--bootstrap", "40", *quiet)
+        assert done.exit_code == 0 and "resampling" not in done.stderr
+        assert done.stdout == shown.stdout
