@@ -11,7 +11,10 @@ beside the best baseline. Encoding cost per encoder and dataset on 1 torch threa
 encoded, seconds (model loading left out), texts and items per second, and ``os.getloadavg()`` after
 encoding. Each encoder's columns are kept under simpeval's cache directory keyed by the model's content
 and the texts, so a rerun reads them back with the cost measured when they were computed (``--recompute``
-encodes again). Writes ``docs/reproduced/simpq-encoders.md``.
+encodes again). Writes ``docs/reproduced/simpq-encoders.md``. Each fold's baseline is the one judge's
+(:mod:`simpeval.learning.verdict`): the strongest of every non-learned registry metric and sub-score on the
+left-out dataset's items and labels, as in ``docs/reproduced/simpq.md``. ``--rejudge`` computes those
+baselines again and rewrites the page's baseline column alone, without encoding or training.
 """
 
 from __future__ import annotations
@@ -109,11 +112,47 @@ def cost_lines(directories: dict[str, str], costs: dict[str, dict[str, Cost]]) -
     return lines
 
 
+BASELINE_HEADER = "strongest baseline abs(r)"  # simpq_train.variant_lines's last column
+REJUDGED = (f" Its baseline column was judged again by `{COMMAND} --rejudge`: every registry baseline computed anew "
+            "on the left-out dataset's items and labels; the r of the variants are the run's below.")
+
+
+def strongest_baselines() -> dict[tuple[str, str], tuple[str, float]]:
+    """(aspect, left-out dataset) -> the judge's strongest baseline there and its |r|, computed now."""
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.learning.rated import load_rated
+    from simpeval.learning.verdict import pearson, strongest
+    from simpeval_simpq.training import DATASETS, aspect_labels, rated_baselines
+
+    sets = load_rated(resolve_data_dir(None), list(DATASETS))
+    baselines = rated_baselines(sets)
+    return {(aspect, rated.name): strongest({k: pearson(v, labels) for k, v in baselines[rated.name].items()})
+            for aspect in ASPECTS for rated, labels in aspect_labels(sets, aspect)}
+
+
+def rejudged_page(text: str, strongest: dict[tuple[str, str], tuple[str, float]]) -> str:
+    """``text`` with the last column of its left-out table (``| aspect | left out | ... |``) set to ``strongest``."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| aspect | left out |"):
+            lines[i] = "| " + " | ".join([*cells[:-1], BASELINE_HEADER]) + " |"
+        elif line.startswith("|") and (cells[0], cells[1]) in strongest:
+            name, value = strongest[cells[0], cells[1]]
+            lines[i] = "| " + " | ".join([*cells[:-1], f"{name} {value:.3f}"]) + " |"
+    text = "\n".join(lines) + ("\n" if text.endswith("\n") else "")
+    return text if REJUDGED in text else text.replace("by hand.", "by hand." + REJUDGED, 1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--feature-cache", type=Path, default=None, help="an .npz of the features without embeddings")
     parser.add_argument("--recompute", action="store_true", help="encode again instead of reading the cached columns")
+    parser.add_argument("--rejudge", action="store_true", help="rewrite the page's baseline column only")
     args = parser.parse_args()
+    if args.rejudge:
+        PAGE.write_text(rejudged_page(PAGE.read_text(encoding="utf-8"), strongest_baselines()), encoding="utf-8")
+        return
     os.environ.setdefault("OPENBLAS_NUM_THREADS", str(THREADS))
     import torch
 
@@ -124,7 +163,7 @@ def main() -> None:
     from simpeval_simpq.embeddings import MAX_LENGTH
     from simpeval_simpq.model import variant_key
     from simpeval_simpq.mpnet import PARTS, WHEEL
-    from simpeval_simpq.training import DATASETS, available_groups, featurize, train_aspect
+    from simpeval_simpq.training import DATASETS, available_groups, featurize, rated_baselines, train_aspect
     from simpq_train import variant_lines
 
     torch.set_num_threads(THREADS)
@@ -140,7 +179,9 @@ def main() -> None:
         costs[label] = {name: cost for name, (_, cost) in computed.items()}
         matrices = {name: np.hstack([base[name], rows]) for name, (rows, _) in computed.items()}
         variants[f"{variant_key(with_embeddings)} ({label})"] = (matrices, with_embeddings)
-    results = {key: {aspect: train_aspect(aspect, sets, matrices, groups, groups) for aspect in ASPECTS}
+    baselines = rated_baselines(sets)
+    results = {key: {aspect: train_aspect(aspect, sets, matrices, groups, groups, baselines=baselines)
+                     for aspect in ASPECTS}
                for key, (matrices, groups) in variants.items()}
     minilm, larger = (results[f"{variant_key(with_embeddings)} ({label})"] for label in directories)
     gains = ", ".join(f"{a} {mean_r(larger[a].kept_folds) - mean_r(minilm[a].kept_folds):+.3f}" for a in ASPECTS)

@@ -91,7 +91,8 @@ def test_the_record_renders_the_card_and_metrics_show(tmp_path):
         in card
 
 
-JUDGING_SCRIPTS = ("learned_heldout.py", "lens_loo.py", "trainer_loo.py", "simpq_train.py", "simpq_finetune.py")
+JUDGING_SCRIPTS = ("learned_heldout.py", "lens_loo.py", "trainer_loo.py", "simpq_train.py", "simpq_finetune.py",
+                   "simpq_encoders.py")
 
 
 @pytest.mark.parametrize("script", JUDGING_SCRIPTS)
@@ -139,3 +140,34 @@ def test_metrics_show_prints_every_held_out_row_with_contaminated_cells_marked()
     sledoc = CliRunner().invoke(cli, ["metrics", "show", "sledoc"])
     assert sledoc.exit_code == 0 and "no rated dataset gives the per-item target reading level" in sledoc.output
     assert "document MAE" in sledoc.output
+
+
+def test_the_encoders_page_rejudged_takes_the_judges_baseline_and_keeps_the_runs_r():
+    from simpeval.testing import load_script
+
+    encoders = load_script(ROOT / "benchmarks" / "simpq_encoders.py")
+    page = ("Written by x; do not edit by hand.\n\n| aspect | left out | base r | best baseline |\n|---|---|---|---|\n"
+            "| meaning | simplicity-da | +0.660 | compression +0.476 |\n| kept | | ridge | |\n")
+    rejudged = encoders.rejudged_page(page, {("meaning", "simplicity-da"): ("qe-levenshtein", 0.6471)})
+    assert "| aspect | left out | base r | strongest baseline abs(r) |" in rejudged
+    assert "| meaning | simplicity-da | +0.660 | qe-levenshtein 0.647 |" in rejudged
+    assert "| kept | | ridge | |" in rejudged and "--rejudge" in rejudged
+    assert encoders.rejudged_page(rejudged, {}) == rejudged  # the note once
+
+
+def test_the_encoders_page_shows_the_baselines_simpqs_record_was_judged_against():
+    """docs/reproduced/simpq-encoders.md judges the same left-out folds (items, labels) as simpq's trainer record:
+    the strongest baseline of each row is the record's (it showed simpq's own compression and SARI before)."""
+    from simpeval.learning.record import load_record
+    from simpeval.registry import load_registry
+
+    record = load_record(load_registry().metric_class("simpq"))
+    expected = {(r["aspect"], r["dataset"]): f"{r['baseline']} {r['baseline_r']:.3f}"
+                for r in record["sections"]["trainer"]["rows"]}
+    text = (ROOT / "docs" / "reproduced" / "simpq-encoders.md").read_text(encoding="utf-8")
+    shown = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and (cells[0], cells[1]) in expected:
+            shown[cells[0], cells[1]] = cells[-1]
+    assert shown == expected
