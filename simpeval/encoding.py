@@ -398,14 +398,15 @@ def shared_encoder(
 
 
 def mean_pooled_encoder(run: Run, model: str, *, max_length: int, batch_size: int, description: str,
-                        unit_length: bool = False) -> TextEncoder:
+                        unit_length: bool = False, device: str | None = None) -> TextEncoder:
     """The run's encoder of the local model directory ``model`` read as sentence-transformers reads
     a sentence: the mean of the last layer's states over each row's real tokens (texts truncated to
     ``max_length`` tokens), scaled to length 1 if ``unit_length`` (a dot product is then a cosine).
-    Every metric of the run asking for the same reading shares the model and its results."""
+    Every metric of the run asking for the same reading on the same ``device`` (as
+    :func:`resolve_device` takes it) shares the model and its results."""
 
     def build() -> TextEncoder:
-        tokenizer, loaded, device = load_pretrained(model, option="encoder")
+        tokenizer, loaded, target = load_pretrained(model, option="encoder", device=device)
 
         def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
             ids = tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]
@@ -414,10 +415,11 @@ def mean_pooled_encoder(run: Run, model: str, *, max_length: int, batch_size: in
         def read(network, batch):
             return _mean_pooled(network, batch, unit_length)
 
-        return TextEncoder(loaded, tokenize, read, pad_id=tokenizer.pad_token_id, device=device,
+        return TextEncoder(loaded, tokenize, read, pad_id=tokenizer.pad_token_id, device=target,
                            batch_size=batch_size, description=description)
 
-    return shared_encoder(run, model, ("mean-pooled", max_length, unit_length), build, option="encoder")
+    reading = ("mean-pooled", max_length, unit_length) + (() if device is None else (device,))
+    return shared_encoder(run, model, reading, build, option="encoder")
 
 
 def _mean_pooled(model, batch, unit_length: bool):

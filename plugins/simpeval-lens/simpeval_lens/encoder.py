@@ -42,24 +42,26 @@ def hidden_size(name: str) -> int:
     return models.load_transformers(resolve_encoder(name), "config", option="encoder").hidden_size
 
 
-def layer_encoder(run: Run, name: str, batch_size: int = 32) -> TextEncoder:
-    """The run's encoder of ``name`` giving each text's ``layers x hidden`` mean-pooled states."""
+def layer_encoder(run: Run, name: str, batch_size: int = 32, device: str | None = None) -> TextEncoder:
+    """The run's encoder of ``name`` giving each text's ``layers x hidden`` mean-pooled states, on
+    ``device`` (cpu, cuda, cuda:N or mps; None: cuda if available); the states come back on the CPU."""
     from simpeval.encoding import TextEncoder, load_pretrained, shared_encoder
 
     path = resolve_encoder(name)
 
     def build() -> TextEncoder:
-        tokenizer, model, device = load_pretrained(path, option="encoder")
+        tokenizer, model, target = load_pretrained(path, option="encoder", device=device)
 
         def tokenize(texts: list[str]) -> list[dict[str, list[int]]]:
             encoded = tokenizer(texts, truncation=True, max_length=MAX_LENGTH)
             return [{key: encoded[key][i] for key in encoded if key != "attention_mask"} for i in range(len(texts))]
 
         # padded length-sorted batches (not one length per batch): the shipped numbers were computed so
-        return TextEncoder(model, tokenize, _pooled_layers, pad_id=tokenizer.pad_token_id, device=device,
+        return TextEncoder(model, tokenize, _pooled_layers, pad_id=tokenizer.pad_token_id, device=target,
                            batch_size=batch_size, description="LENS texts", same_length=False)
 
-    return shared_encoder(run, path, ("lens-pooled-layers", MAX_LENGTH), build, option="encoder")
+    reading = ("lens-pooled-layers", MAX_LENGTH) + (() if device is None else (device,))
+    return shared_encoder(run, path, reading, build, option="encoder")
 
 
 def _pooled_layers(model, batch):
@@ -71,7 +73,8 @@ def _pooled_layers(model, batch):
     return torch.stack([(s * mask).sum(1) / mask.sum(1) for s in states], dim=1)
 
 
-def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32, run: Run | None = None) -> torch.Tensor:
+def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32, run: Run | None = None,
+                  device: str | None = None) -> torch.Tensor:
     """``len(texts) x layers x hidden``: each text's mean-pooled hidden states of every layer.
 
     Each distinct text is encoded once while ``run`` keeps it.
@@ -85,7 +88,7 @@ def encode_layers(name: str, texts: Sequence[str], batch_size: int = 32, run: Ru
     with using(run) as run:
         if not texts:
             return torch.zeros(0, layer_count(name), hidden_size(name))
-        return torch.stack(layer_encoder(run, name, batch_size).encode(list(texts)))
+        return torch.stack(layer_encoder(run, name, batch_size, device).encode(list(texts)))
 
 
 def save_encodings(path: str, run: Run, name: str = DEFAULT_ENCODER) -> int:

@@ -27,10 +27,12 @@ def to_percent(z: float) -> float:
 
 
 def lens_scores(model: LensModel, sources: Sequence[str], outputs: Sequence[str],
-                references: Sequence[Sequence[str]], batch_size: int = 32, run: Run | None = None) -> list[float]:
+                references: Sequence[Sequence[str]], batch_size: int = 32, run: Run | None = None,
+                device: str | None = None) -> list[float]:
     """One 0-100 score per output; outputs without references score nan.
 
     :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call).
+    :param device: the encoder's (cpu, cuda, cuda:N or mps; None: cuda if available); the head runs on the CPU.
     """
     from simpeval_lens.encoder import encode_layers
 
@@ -43,7 +45,7 @@ def lens_scores(model: LensModel, sources: Sequence[str], outputs: Sequence[str]
         [sources[i].lower() for i in kept], [outputs[i].lower() for i in kept],
         [[r.lower() for r in references[i]] for i in kept],
     )
-    table = encode_layers(model.config.encoder, texts, batch_size, run=run)
+    table = encode_layers(model.config.encoder, texts, batch_size, run=run, device=device)
     features = Features(table, source, output, refs, mask, torch.zeros(len(kept)))
     with torch.no_grad():
         grid, grid_mask, _ = predict(model, features)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import simpeval
 from simpeval import models
+from simpeval.encoding import check_device
 from simpeval_lens import __version__
 from simpeval_lens.settings import CONFIG_FILE
 
@@ -40,12 +41,15 @@ class LensMini(simpeval.Metric):
         "checkpoint": simpeval.Option(
             str, default=SHIPPED, path=True, help="a directory written by `simpeval train`; 'shipped': the packaged one"),
         "batch_size": simpeval.Option(int, default=32, help="texts per encoder pass", in_signature=False),
+        "device": simpeval.Option(str, default=None, help="the encoder's: cpu, cuda, cuda:N or mps (default: cuda if "
+                                  "available)", in_signature=False),
     }
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
+        check_device(self.device, self.name)
 
     @classmethod
     def locate_model(cls, option_name: str, value: object) -> Path:
@@ -77,7 +81,8 @@ class LensMini(simpeval.Metric):
             return {self.name: []}
         from simpeval_lens.inference import lens_scores
 
-        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size, run=self.run)}
+        return {self.name: lens_scores(self.model(), sources, outputs, references, self.batch_size, run=self.run,
+                                       device=self.device)}
 
 
 class LensClaMini(LensMini):

@@ -31,17 +31,19 @@ def resolve_encoder(name: str) -> str:
     return str(models.locate(name, option="encoder"))
 
 
-def sentence_encoder(run: Run, name: str, batch_size: int = 64) -> TextEncoder:
+def sentence_encoder(run: Run, name: str, batch_size: int = 64, device: str | None = None) -> TextEncoder:
     """The run's :class:`~simpeval.encoding.TextEncoder` of ``name`` read as mean-pooled last-layer
     states: loaded once per run and model content (offline, no remote code) and each distinct
-    sentence encoded once while the run keeps it, whichever metric asks."""
+    sentence encoded once while the run keeps it, whichever metric asks; on ``device`` (cpu, cuda,
+    cuda:N or mps; None: cuda if available)."""
     from simpeval.encoding import mean_pooled_encoder
 
     return mean_pooled_encoder(run, resolve_encoder(name), max_length=MAX_LENGTH, batch_size=batch_size,
-                               description="SLE sentences")
+                               description="SLE sentences", device=device)
 
 
-def embed(name: str, sentences: Sequence[str], batch_size: int = 64, run: Run | None = None) -> np.ndarray:
+def embed(name: str, sentences: Sequence[str], batch_size: int = 64, run: Run | None = None,
+          device: str | None = None) -> np.ndarray:
     """Mean-pooled last-layer states of ``sentences`` (``len(sentences) x hidden``, float32).
 
     :param run: the run that keeps the model and the embeddings (default: one for this call only).
@@ -51,7 +53,7 @@ def embed(name: str, sentences: Sequence[str], batch_size: int = 64, run: Run | 
     from simpeval.run import using
 
     with using(run) as run:
-        encoder = sentence_encoder(run, name, batch_size)
+        encoder = sentence_encoder(run, name, batch_size, device)
         if not sentences:
             return np.zeros((0, encoder.model.config.hidden_size), dtype=np.float32)
         return np.stack([vector.float().numpy() for vector in encoder.encode(list(sentences))])

@@ -112,18 +112,19 @@ class Predictor:
     :param run: the run that keeps the encoder and the levels (default: a private one).
     """
 
-    def __init__(self, directory: str | Path, run: Run | None = None) -> None:
+    def __init__(self, directory: str | Path, run: Run | None = None, device: str | None = None) -> None:
         from simpeval.run import Run
 
         self.config, self.head = load_checkpoint(str(directory))
         self.run = run or Run()
+        self.device = device  # the encoder's (cpu, cuda, cuda:N, mps; None: cuda if available); the head runs on the CPU
 
     def sentence_levels(self, sentences: Sequence[str], batch_size: int = 64) -> list[float]:
         memory = self.run.memory
         levels = {s: memory.get((self, s)) for s in dict.fromkeys(sentences)}
         missing = [s for s, level in levels.items() if level is None]
         if missing:
-            vectors = embed(self.config.encoder, missing, batch_size, run=self.run)
+            vectors = embed(self.config.encoder, missing, batch_size, run=self.run, device=self.device)
             for sentence, level in zip(missing, predict_embeddings(self.head, vectors)):
                 levels[sentence] = level
                 memory.put((self, sentence), level, LEVEL_BYTES + len(sentence))
@@ -141,10 +142,10 @@ LEVEL_BYTES = 200
 """What a kept sentence level costs beyond the sentence's characters (a float, a key, a table slot)."""
 
 
-def predictor(run: Run, directory: str) -> Predictor:
-    """The run's :class:`Predictor` of a checkpoint, keyed by its content, so ``sle``, ``sle-delta``
-    and ``sledoc`` in one run encode each sentence once."""
+def predictor(run: Run, directory: str, device: str | None = None) -> Predictor:
+    """The run's :class:`Predictor` of a checkpoint on an encoder ``device``, keyed by its content, so
+    ``sle``, ``sle-delta`` and ``sledoc`` in one run encode each sentence once."""
     from simpeval import models
 
-    key = ("sle-predictor", models.content_hash(models.locate(directory, "sle:checkpoint")))
-    return run.resource(key, lambda: Predictor(directory, run))
+    key = ("sle-predictor", models.content_hash(models.locate(directory, "sle:checkpoint")), device)
+    return run.resource(key, lambda: Predictor(directory, run, device))

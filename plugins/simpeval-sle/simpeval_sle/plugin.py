@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import simpeval
+from simpeval.encoding import check_device
 from simpeval.models import checkpoint_encoder, checkpoint_fingerprint
 from simpeval_sle import __version__
 
@@ -33,12 +34,15 @@ class _SleBase(simpeval.Metric):
             help="a directory written by `simpeval train sle`; 'shipped': MiniLM + head trained on OneStopEnglish",
         ),
         "batch_size": simpeval.Option(int, default=64, help="sentences per encoder batch", in_signature=False),
+        "device": simpeval.Option(str, default=None, help="the encoder's: cpu, cuda, cuda:N or mps (default: cuda if "
+                                  "available)", in_signature=False),
     }
 
     def __init__(self, **settings) -> None:
         super().__init__(**settings)
         if self.batch_size < 1:
             raise simpeval.UsageError(f'option "batch_size" must be at least 1, got {self.batch_size}')
+        check_device(self.device, self.name)
         self.directory = SHIPPED_DIR if self.checkpoint == SHIPPED else Path(self.checkpoint)
 
     def fingerprint(self, option_name: str, value: object) -> str:
@@ -60,7 +64,7 @@ class _SleBase(simpeval.Metric):
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
         from simpeval_sle.model import predictor
 
-        return predictor(self.run, str(self.directory)).text_levels(texts, self.batch_size)
+        return predictor(self.run, str(self.directory), self.device).text_levels(texts, self.batch_size)
 
 
 class Sle(_SleBase):
