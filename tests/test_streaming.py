@@ -222,3 +222,16 @@ def test_streamed_memory_does_not_grow_with_the_number_of_items(tmp_path):
     # ... and not the texts when they are streamed (the rows go to the file as batches finish); what
     # does grow (~0.15 MB) is bounded caches filling up: 4x more items again add less than that
     assert peak[600, "streamed"] - peak[150, "streamed"] < 250_000
+
+
+def test_each_scored_batch_hands_the_freed_heap_back(tmp_path, monkeypatch):
+    """Issue 28: one batch's freed temporaries (a neural metric's activations and gathered embeddings)
+    must not stay resident into the next: the C heap is trimmed once after every batch is scored."""
+    import simpeval.encoding as encoding
+
+    trims = []
+    monkeypatch.setattr(encoding, "release_freed_heap", lambda: trims.append(1))
+    paths, _ = write_items(tmp_path, 23)
+    requests = resolve_metrics(load_registry(), ["bleu,fkgl"])
+    stream(paths, requests, tmp_path / "out.csv", batch_size=5)
+    assert len(trims) == 5  # ceil(23 / 5) batches

@@ -85,8 +85,12 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
     counted once while they are in the run's store. ``progress(metric, finished)`` is called
     before and after each metric with a task (a progress bar names the metric it waits for, and
     moves while a long batch is scored); its ``within(share)``, when it has one, receives what the
-    metric reports of its own work meanwhile (:func:`simpeval.progress.report`).
+    metric reports of its own work meanwhile (:func:`simpeval.progress.report`). The C heap's freed
+    pages go back to the system after the batch (:func:`simpeval.encoding.release_freed_heap`), so one
+    batch's temporaries do not stay resident into the next.
     """
+    from simpeval.encoding import release_freed_heap
+
     results: BatchScores = []
     for metric, task in zip(metrics, tasks):
         if task is not None and progress is not None:
@@ -102,6 +106,7 @@ def score_batch(metrics: Sequence[Metric], tasks: Sequence[Task | None], batch: 
         results.append((per_item, stats, rows))
         if task is not None and progress is not None:
             progress(metric, True)
+    release_freed_heap()
     return results
 
 

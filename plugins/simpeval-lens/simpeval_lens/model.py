@@ -108,8 +108,13 @@ class LensModel(nn.Module):
             features once per item and to the per-reference ones once per triple; the sum equals
             the layer applied to the concatenated feature vector.
         """
-        item = torch.arange(len(reference)) if item is None else item
-        s, o, r = self.mix(source), self.mix(output), self.mix(reference)
+        return self.score_mixed(self.mix(source), self.mix(output), self.mix(reference), item)
+
+    def score_mixed(self, s: torch.Tensor, o: torch.Tensor, r: torch.Tensor, item: torch.Tensor | None = None):
+        """:meth:`forward` on embeddings mixed already (:meth:`mix`): ``items x hidden`` sources and
+        outputs, ``triples x hidden`` references. The mix treats each row alone, so texts can be mixed
+        once each, a few at a time, and gathered after (what scoring does to bound its memory)."""
+        item = torch.arange(len(r)) if item is None else item
         o_t = o[item]
         # E_u = [s; o; r; o*r; |o-r|; o*s; |o-s|]: the blocks 0, 1, 5, 6 depend on the item only
         per_item = {0: s, 1: o, 5: o * s, 6: (o - s).abs()}

@@ -136,3 +136,36 @@ def test_per_item_factoring_equals_the_concatenated_features(variant):
         features += [p(x) for p, x in zip(model.context, (s, o, r))]
         features += [p(x) for p, x in zip(model.literacy, (s, o, r))]
     assert torch.allclose(scores, model.estimator(torch.cat(features, dim=-1)).squeeze(-1), atol=1e-6)
+
+
+
+def test_scoring_mixes_texts_a_few_at_a_time_with_the_same_numbers(tiny_encoder, examples, monkeypatch):
+    """Issue 28: a batch's scoring held a table of every text's layers and a gathered copy of every
+    reference's (66 + 55 MB for 512 items with 10 references), which grew a long run's peak RSS. Texts
+    are now mixed TEXTS_PER_STEP at a time, never stacked whole, with the numbers of the whole table."""
+    import simpeval.encoding as encoding
+    from simpeval_lens import inference
+    from simpeval_lens.data import Example
+
+    torch.manual_seed(0)
+    for variant in ("lens", "E+R+S"):
+        model = LensModel(_config(tiny_encoder, variant))
+        model.eval()
+        sources = [e.source for e in examples] * 3
+        outputs = [e.output for e in examples] * 3
+        refs = [list(e.references)[: 1 + i % 2] for i, e in enumerate(examples * 3)]  # 1 or 2 references
+        whole = featurize(tiny_encoder, [Example(s.lower(), o.lower(), tuple(r.lower() for r in rs), 0.0, "g")
+                                         for s, o, rs in zip(sources, outputs, refs)])
+        with torch.no_grad():
+            grid, mask, _ = predict(model, whole)  # one step over the table of every text, as before
+        expected = [to_percent(z) for z in grid.masked_fill(~mask, float("-inf")).max(dim=1).values.tolist()]
+
+        monkeypatch.setattr(inference, "TEXTS_PER_STEP", 3)
+        stacked, trims = [], []
+        real_mix = model.mix
+        monkeypatch.setattr(model, "mix", lambda layers: stacked.append(len(layers)) or real_mix(layers), raising=False)
+        monkeypatch.setattr(encoding, "release_freed_heap", lambda: trims.append(1))
+        assert lens_scores(model, sources, outputs, refs) == expected  # the same numbers, to the last digit
+        monkeypatch.undo()
+        assert len(whole.table) > 6 and stacked and max(stacked) <= 3 and sum(stacked) == len(whole.table)
+        assert len(trims) == 2  # after the encoder ran, and after the head
