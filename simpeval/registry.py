@@ -28,6 +28,9 @@ from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
 from simpeval.presets import Preset
 
+# what plugins may import (tests/test_public_helpers.py): the plugin guide and docs/python-api.md show load_registry
+__all__ = ["Registry", "load_registry"]
+
 ENTRY_POINT_GROUP = "simpeval"
 DISABLE_AUTOLOAD_ENV = "SIMPEVAL_DISABLE_PLUGIN_AUTOLOAD"
 DISABLE_PLUGINS_ENV = "SIMPEVAL_DISABLE_PLUGINS"

@@ -38,6 +38,10 @@ if TYPE_CHECKING:
     from simpeval.run import Run
     from simpeval.store import StatsStore
 
+# what plugins may import (tests/test_public_helpers.py): AdditiveMetric is in the plugin guide; Metric and
+# Option are simpeval's own top-level names
+__all__ = ["AdditiveMetric", "Metric", "Option"]
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
