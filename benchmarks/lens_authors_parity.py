@@ -17,13 +17,13 @@ results file records it (when simpeval's side changed, e.g. its signatures, and 
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import authors_side  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "benchmarks" / "lens_authors"
@@ -34,30 +34,9 @@ TOLERANCE = 1e-5
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--authors-python", help="python of an environment with lens-metric 0.2.0")
-    parser.add_argument("--rescore", action="store_true",
-                        help="simpeval's side only: score the committed checkpoints again, the package's side as "
-                             "benchmarks/results/lens_authors_parity.json records it (no lens-metric environment needed)")
-    args = parser.parse_args()
-    if args.rescore == bool(args.authors_python):
-        parser.error("pass --authors-python (the whole comparison) or --rescore (simpeval's side only)")
-    command = "python benchmarks/lens_authors_parity.py --authors-python /tmp/lensenv/bin/python"
-    if args.rescore:
-        recorded = json.loads(RESULT.read_text(encoding="utf-8"))
-        package = recorded["authors"]
-        command = recorded["command"].split("; ")[0] + "; simpeval's side: python benchmarks/lens_authors_parity.py --rescore"
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp)
-            subprocess.run([args.authors_python, str(HERE / "make_checkpoint.py"), str(out)], check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            package = json.loads((out / "package_scores.json").read_text(encoding="utf-8"))
-            if FIXTURE.exists():
-                shutil.rmtree(FIXTURE)
-            shutil.copytree(out / "lens-tiny", FIXTURE / "lens")
-            shutil.copytree(out / "lens-salsa-tiny", FIXTURE / "lens-salsa")
-            shutil.copytree(out / "tiny-roberta", FIXTURE / "encoder", ignore=shutil.ignore_patterns("*.safetensors"))
+    args = authors_side.parse(__doc__.splitlines()[0], "lens-metric 0.2.0", RESULT)
+    package, command = authors_side.authors_scores(args, script=HERE / "make_checkpoint.py", result=RESULT,
+                                                   recorded_key="authors", install=install_checkpoints)
     ours = simpeval_scores(FIXTURE)
     word_difference = max(abs(a[1] - b[1]) for tag, items in package["salsa_word_probabilities"].items()
                           for x, y in zip(items, ours["salsa_word_probabilities"][tag]) for a, b in zip(x, y))
@@ -100,6 +79,15 @@ def aligned_labels(tagged: str, spans: list) -> tuple[list, list]:
     if len(theirs) != len(ours):
         sys.exit(f"the package tagged {len(theirs)} characters and simpeval {len(ours)}: {tagged!r}")
     return theirs, ours
+
+
+def install_checkpoints(out: Path) -> None:
+    """The authors' LENS and LENS-SALSA checkpoints, and their encoder without its weights (never read)."""
+    if FIXTURE.exists():
+        shutil.rmtree(FIXTURE)
+    shutil.copytree(out / "lens-tiny", FIXTURE / "lens")
+    shutil.copytree(out / "lens-salsa-tiny", FIXTURE / "lens-salsa")
+    shutil.copytree(out / "tiny-roberta", FIXTURE / "encoder", ignore=shutil.ignore_patterns("*.safetensors"))
 
 
 def simpeval_scores(fixture: Path) -> dict:

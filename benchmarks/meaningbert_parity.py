@@ -18,13 +18,13 @@ results file records it (when simpeval's side changed, e.g. its signatures, and 
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import authors_side  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = ROOT / "benchmarks" / "meaningbert_authors"
@@ -37,28 +37,9 @@ pair at a time (float32 rounding of padded attention), so 1e-5 would test the pa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--authors-python", help="python of an environment with transformers and torch")
-    parser.add_argument("--rescore", action="store_true",
-                        help="simpeval's side only: score the committed checkpoint again, the authors' side as "
-                             "benchmarks/results/meaningbert_parity.json records it (no other environment needed)")
-    args = parser.parse_args()
-    if args.rescore == bool(args.authors_python):
-        parser.error("pass --authors-python (the whole comparison) or --rescore (simpeval's side only)")
-    command = "python benchmarks/meaningbert_parity.py --authors-python /tmp/lensenv/bin/python"
-    if args.rescore:
-        recorded = json.loads(RESULT.read_text(encoding="utf-8"))
-        oracle = recorded["authors_procedure"]
-        command = recorded["command"].split("; ")[0] + "; simpeval's side: python benchmarks/meaningbert_parity.py --rescore"
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp)
-            subprocess.run([args.authors_python, str(HERE / "score_checkpoint.py"), str(out)], check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            oracle = json.loads((out / "package_scores.json").read_text(encoding="utf-8"))
-            if FIXTURE.exists():
-                shutil.rmtree(FIXTURE)
-            shutil.copytree(out / "meaningbert-tiny", FIXTURE)
+    args = authors_side.parse(__doc__.splitlines()[0], "transformers and torch", RESULT)
+    oracle, command = authors_side.authors_scores(args, script=HERE / "score_checkpoint.py", result=RESULT,
+                                                  recorded_key="authors_procedure", install=install_checkpoint)
     ours = simpeval_scores(FIXTURE)
     record = {
         "command": command,
@@ -76,6 +57,12 @@ def main() -> None:
     print(json.dumps(record["max_abs_difference"]))
     if max(v for k, v in record["max_abs_difference"].items() if not k.startswith("authors")) > TOLERANCE:
         sys.exit(f"simpeval differs from the authors' procedure by more than {TOLERANCE}")
+
+
+def install_checkpoint(out: Path) -> None:
+    if FIXTURE.exists():
+        shutil.rmtree(FIXTURE)
+    shutil.copytree(out / "meaningbert-tiny", FIXTURE)
 
 
 def simpeval_scores(fixture: Path) -> dict:
