@@ -46,6 +46,46 @@ def timed(function):
     return value, time.perf_counter() - start, time.process_time() - start_cpu, (load, os.getloadavg()[0])
 
 
+def prompt_tokens(run, device: str, sources: list[str], outputs: list[str]) -> list[int]:
+    """The token count of each item's simplicity prompt, as the judge builds it."""
+    from simpeval_judge import prompts
+    from simpeval_judge.metrics import _as_prompt, _cut, _judge_encoder
+
+    _, tokenizer = _judge_encoder(run, "smollm2-135m", "judge:model", device, None, 16, False, True)
+    text = prompts.template("simplicity")
+    return [len(tokenizer(_as_prompt(tokenizer, prompts.render(text, _cut(tokenizer, s, 1024), _cut(tokenizer, o, 1024)),
+                                     True), add_special_tokens=False)["input_ids"]) for s, o in zip(sources, outputs)]
+
+
+def prefix_reuse(run, network, device: str, sources: list[str], outputs: list[str]) -> tuple[float, float]:
+    """What reusing the rubric's key/value cache would change on these items: the largest difference of a
+    rating from the plain forward pass, and the share of prompt tokens it would skip."""
+    import copy
+
+    import torch
+
+    from simpeval_judge import prompts, scoring
+    from simpeval_judge.metrics import _as_prompt, _judge_encoder
+
+    _, tokenizer = _judge_encoder(run, "smollm2-135m", "judge:model", device, None, 16, False, True)
+    ids = scoring.answer_ids(tokenizer)
+    text = prompts.template("simplicity")
+    rows = [tokenizer(_as_prompt(tokenizer, prompts.render(text, s, o), True), add_special_tokens=False)["input_ids"]
+            for s, o in zip(sources, outputs)]
+    shared = 0
+    while all(len(r) > shared + 1 and r[shared] == rows[0][shared] for r in rows):
+        shared += 1
+    largest = 0.0
+    with torch.no_grad():
+        cache = network(input_ids=torch.tensor([rows[0][:shared]]), use_cache=True).past_key_values
+        for row in rows:
+            full = network(input_ids=torch.tensor([row]), use_cache=False).logits[0, -1, ids]
+            part = network(input_ids=torch.tensor([row[shared:]]), past_key_values=copy.deepcopy(cache),
+                           use_cache=True).logits[0, -1, ids]
+            largest = max(largest, abs(float(scoring.expected_rating(full) - scoring.expected_rating(part))))
+    return largest, shared * len(rows) / sum(map(len, rows))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=60)
@@ -57,6 +97,7 @@ def main() -> None:
     from scipy import stats
 
     from machine import machine_lines, write_report
+    from simpeval import models
     from simpeval.datadir import resolve_data_dir
     from simpeval.datasets.metaeval import SimplicityDA
     from simpeval.run import Run
@@ -72,19 +113,30 @@ def main() -> None:
     n = len(chosen)
 
     path = llm.smollm2_path()
-    converted_before = (llm.model_cache_dir() / f"{path.stem}@{__import__('simpeval').models.content_hash(path)}").is_dir()
+    converted_before = (llm.model_cache_dir() / f"{path.stem}@{models.content_hash(path)}").is_dir()
     rows, scores, masses = [], {}, {}
     with Run() as run:
         first = Judge(device=args.device, progress=False)
         first.bind_run(run)
-        _, load_wall, load_cpu, load_loads = timed(lambda: first.sentence_scores(sources[:1], outputs[:1]))
+        warm = dataset.items[1]  # not among the measured items (every tenth from 0)
+        _, load_wall, load_cpu, load_loads = timed(lambda: first.sentence_scores([warm.source], [warm.output]))
         for aspect in ("simplicity", "meaning", "fluency"):
             judge = Judge(aspect=aspect, device=args.device, progress=False)
             judge.bind_run(run)
             result, wall, cpu, loads = timed(lambda: judge.sentence_scores(sources, outputs))
             scores[aspect], masses[aspect] = result["judge"], result["judge-mass"]
             rows.append((aspect, judge.signature(), wall, cpu, loads))
+        tokens = prompt_tokens(run, args.device, sources, outputs)
+        network = run.resource(("judge-model", models.content_hash(path), args.device, None), lambda: None)[1]
+        reuse_difference, reuse_share = prefix_reuse(run, network, args.device, sources[:3], outputs[:3])
+        flops_per_token = 2 * sum(p.numel() for name, p in network.named_parameters() if "embed_tokens" not in name and "lm_head" not in name)
+        vocabulary_flops = 2 * network.get_output_embeddings().weight.numel()
     signature = rows[0][1]
+    speed = rows[0]
+    from machine import matmul_rate
+
+    rate = matmul_rate(THREADS) if args.device == "cpu" else math.nan
+    work = sum(tokens) * (flops_per_token + vocabulary_flops)
 
     speed_lines = [
         "| aspect | items | wall s | items/s (wall) | CPU s | items per CPU-s | load average before / after |",
@@ -107,7 +159,6 @@ def main() -> None:
         correlation_lines.append(f"| {aspect} | {n} | {r:+.3f} [{low:+.3f}, {high:+.3f}] | {tau:+.3f} | "
                                  f"{judged.mean():.3f} | {judged.std():.3f} | {np.mean(masses[aspect]):.3f} |")
         headline.append(f"{aspect} r = {r:+.3f} [{low:+.3f}, {high:+.3f}]")
-    speed = rows[0]
     device = "the CPU (2 threads)" if args.device == "cpu" else args.device
     conversion = ("the GGUF file converted and saved into the model cache, then loaded" if not converted_before
                   else "the converted model read from the model cache")
@@ -125,17 +176,21 @@ def main() -> None:
         "",
         "## Speed",
         "",
-        f"Model load ({conversion}, plus the first item): {load_wall:.1f} s wall, {load_cpu:.1f} CPU-s, load average "
+        f"Model load ({conversion}, plus one item outside the sample): {load_wall:.1f} s wall, {load_cpu:.1f} CPU-s, load average "
         f"{load_loads[0]:.1f} / {load_loads[1]:.1f}. Scoring, in a fresh run without the score cache (a cached "
         "rerun reads the scores back without loading the model):",
         "",
         *speed_lines,
         "",
-        "Each item is one forward pass over its prompt (about 270-330 tokens, most of them the rubric). On the CPU a "
+        f"Each item is one forward pass over its prompt ({min(tokens)}-{max(tokens)} tokens, mean {sum(tokens) / n:.0f}, "
+        f"most of them the rubric): {work / n / 1e9:.0f} GFLOP of matrix products per item (2 x {flops_per_token / 2e6:.0f}M "
+        f"weights per token, plus the vocabulary's {vocabulary_flops / 2e6:.0f}M at every position). This machine's "
+        f"float32 matrix-product rate with {THREADS} threads, measured now: {rate / 1e9:.0f} GFLOP/s, so at best "
+        f"{rate / (work / n):.2f} items/s; the simplicity row reached {n / speed[2] / (rate / (work / n)):.0%} of that. On the CPU a "
         "batch holds prompts of one length only, so no padding is computed. Reusing the rubric's key/value cache "
-        "across items would save about two thirds of the tokens, but it rounds differently (up to 9e-6 on a "
-        "rating, measured on three items), and a judge's score is to equal transformers' own forward pass to 1e-6: "
-        "it is not done.",
+        f"across items would skip {reuse_share:.0%} of the prompt tokens of the first three items, but it rounds "
+        f"differently: their ratings moved by up to {reuse_difference:.1e}, and a judge's score is to equal "
+        "transformers' own forward pass to 1e-6. It is not done.",
         "",
         "## Correlations with the raters (a plumbing check, not a quality claim)",
         "",

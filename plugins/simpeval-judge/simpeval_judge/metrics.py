@@ -51,6 +51,8 @@ class _Rubric:
 
     def _check_settings(self, owner: str) -> None:
         check_device(self.settings["device"], owner)
+        if self.settings["unit"] == "document":  # made for whole documents (no "scored as one text" note)
+            self.level = "document"
         if self.settings["dtype"] == "float32":  # the default: one signature for one computation
             self.settings["dtype"] = None
             self.dtype = None

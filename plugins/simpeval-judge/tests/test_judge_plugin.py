@@ -46,6 +46,7 @@ def test_signature_names_model_content_template_and_every_prompt_setting(tiny_ll
     assert Judge(model=tiny_llm, dtype="float32").signature() == Judge(model=tiny_llm).signature()
     assert "|dtype:bfloat16|" in Judge(model=tiny_llm, dtype="bfloat16").signature()
     assert Judge(model=tiny_llm, lang="de").signature().startswith("judge|formula:1|lang:de|")  # any language
+    assert (judge.level, Judge(model=tiny_llm).level) == ("document", "sentence")
 
 
 def test_the_default_model_is_the_wheels_gguf_by_content():
@@ -146,3 +147,20 @@ def test_conversion_is_reused_and_redone_when_its_record_differs(tmp_path, monke
     (first / llm.RECORD).write_text(json.dumps({**record, "transformers": "0.0"}))
     assert llm.converted(gguf, "judge:model") == first and len(calls) == 4  # converted again
     assert [p.name for p in (tmp_path / "cache").iterdir()] == [first.name]  # no staging left behind
+
+
+def test_documents_from_the_command_line_with_the_document_rubric(tiny_llm, tmp_path):
+    """Folders of .txt documents, paired by file name: the document rubric scores each whole document, no note."""
+    for folder, texts in (("orig", SOURCES), ("sys", OUTPUTS)):
+        (tmp_path / folder).mkdir()
+        for name, first, second in (("a", 0, 1), ("b", 2, 3)):
+            (tmp_path / folder / f"{name}.txt").write_text(f"{texts[first]}\n{texts[second]}\n")
+    args = ["evaluate", "--orig", str(tmp_path / "orig"), "--sys", str(tmp_path / "sys"), "--no-cache",
+            "--sentence-level", "--format", "json", "-m", f"judge:model={tiny_llm},unit=document,device=cpu"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["n"] == 2 and "|unit:document|" in report["signatures"]["judge"]
+    assert "scored as one text" not in result.stderr
+    sentence = CliRunner().invoke(cli, [*args[:-1], f"judge:model={tiny_llm},device=cpu"])
+    assert "judge is a sentence-level metric: each document is scored as one text" in sentence.stderr
