@@ -1,24 +1,31 @@
-"""Train ``cefr-lr`` (simpeval/metrics/cefr_lr.py) on ReadMe++ and report it where it never trained.
+"""Train ``cefr-lr`` (simpeval/metrics/cefr_lr.py) on ReadMe++ and judge it, by the one judge, where it never trained.
 
 1. Features of every ReadMe++ sentence (ar, en, fr, hi, ru; all splits) and of TextComplexityDE's 1,000
    German sentences.
 2. The ridge penalty by leave-one-language-out on validation: for each language, fit on the other four
    languages' train splits and correlate on its validation split; the penalty with the best mean r wins.
-3. Leave-one-language-out on test: fit on the other four languages' train + validation splits, correlate
-   on the held-out language's test split (a language the model never saw), beside the best readability
-   formula on the same items (highest |r| of simpeval's formulas with rules for that language).
-4. The shipped model: fit on all five languages' train + validation splits; its r on each test split
-   (languages it saw, other sentences) and on TextComplexityDE (German: never seen).
+3. Its trainer, leave-one-language-out on test: fit on the other four languages' train + validation splits,
+   scored on the held-out language's test split; judged (:mod:`simpeval.learning.verdict`) beside every
+   non-learned registry score that reads a text alone with rules for that language
+   (:func:`simpeval.learning.baselines.baseline_specs`), contamination by item-key overlap with the fold's
+   training items (:func:`simpeval.learning.heldout.seen_by`).
+4. The shipped model: fit on all five languages' train + validation splits, scored through the registry on
+   TextComplexityDE (German, never trained on), judged by :func:`simpeval.learning.heldout.judge_metric`. Its r
+   on ReadMe++'s test splits (languages it trained on, other sentences) is shown, not judged.
 
-Writes ``simpeval/metrics/cefr_lr_weights.py`` (the weights) and ``docs/benchmarks/cefr-lr.md`` (the card).
+Writes ``simpeval/metrics/cefr_lr_weights.py`` (the weights), the judged record
+``docs/benchmarks/cefr-lr.judged.json`` (sections ``trainer`` and ``heldout``), the card rendered from it
+``docs/plugins/cards/cefr-lr.md`` and the model card ``docs/benchmarks/cefr-lr.md``.
 Usage: ``SIMPEVAL_DATA_DIR=../shared/data python benchmarks/cefr_lr_train.py``
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,14 +36,25 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from machine import load_average, machine_lines  # noqa: E402
 
 from simpeval.datadir import resolve_data_dir  # noqa: E402
+from simpeval.learning.baselines import baseline_scores, baseline_specs  # noqa: E402
+from simpeval.learning.heldout import judge_metric, seen_by, text_items  # noqa: E402
+from simpeval.learning.record import CARD_DIR, card_markdown, load_record, table_lines, update_record  # noqa: E402
+from simpeval.learning.record import rows_of as rows_of_record  # noqa: E402
+from simpeval.learning.verdict import judge_scores  # noqa: E402
 from simpeval.metrics.cefr_lr import FEATURES, features, predict  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
 
 LANGS = ("ar", "en", "fr", "hi", "ru")
 ALPHAS = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
-FORMULAS = ("fre", "fkgl", "lix", "rix", "oborneva", "wiener-sachtextformel-1", "wiener-sachtextformel-2",
-            "wiener-sachtextformel-3", "wiener-sachtextformel-4")
-TCDE_ASPECTS = ("complexity", "understandability", "lexical-difficulty")
+COMMAND = "python benchmarks/cefr_lr_train.py"
+PAPERS = ("None: cefr-lr is simpeval's own model (ReadMe++'s paper, Naous et al. 2024, reports fine-tuned "
+          "encoders, not this feature model).")
+LIMITATIONS = (
+    "Features only (length, letters per word, long words, words per sentence, wordfreq Zipf frequencies): no "
+    "encoder, so it reads no meaning or syntax.",
+"ReadMe++'s test splits of the five training languages are no test of the shipped model (it trained on their "
+    "other splits; the leaderboard marks them); its trainer's rows judge each language held out.",
+)
 
 
 def fit(table: np.ndarray, target: np.ndarray, alpha: float) -> dict:
@@ -53,91 +71,123 @@ def pearson(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.corrcoef(a[keep], b[keep])[0, 1])
 
 
-def load_data(registry, data_dir: Path) -> tuple[dict, dict]:
-    """Per language: (features, CEFR, splits, texts); TextComplexityDE: (features, {aspect: MOS}, texts)."""
+def load_data(registry, data_dir: Path) -> dict:
+    """Per ReadMe++ language: (features, CEFR, splits, dataset)."""
     readme = {}
     for lang in LANGS:
         dataset = registry.dataset_class(f"readmepp-{lang}")(data_dir)
         table = np.array([features(t, lang) for t in dataset.outputs])
         readme[lang] = (table, dataset.human_scores("cefr"), np.array(dataset.item_splits()), dataset)
-    tcde = registry.dataset_class("textcomplexityde")(data_dir)
-    table = np.array([features(t, "de") for t in tcde.outputs])
-    return readme, {"table": table, "human": {a: tcde.human_scores(a) for a in TCDE_ASPECTS}, "dataset": tcde}
+    return readme
 
 
-def rows(readme: dict, langs, splits) -> tuple[np.ndarray, np.ndarray]:
+def rows_of(readme: dict, langs, splits) -> tuple[np.ndarray, np.ndarray]:
     parts = [(t[np.isin(s, splits)], y[np.isin(s, splits)]) for lang in langs for t, y, s, _ in [readme[lang]]]
     table, target = np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     keep = np.isfinite(table).all(axis=1)
     return table[keep], target[keep]
 
 
-def compare(model: np.ndarray, formula: np.ndarray, human: np.ndarray) -> str:
-    """``above`` / ``below`` the formula when Williams' test (one-sided, p < 0.05; the formula oriented by its
-    sign) says so, else ``not significantly different``; with the p-value."""
-    from simpeval.metaeval.stats import williams_test
+def fold_keys(readme: dict, langs) -> set[bytes]:
+    """The (source, output) keys of the train and validation items of ``langs`` (one fold's training data)."""
+    from simpeval.itemkeys import pair_keys
 
-    keep = np.isfinite(model) & np.isfinite(formula) & np.isfinite(human)
-    model, formula, human = model[keep], formula[keep], human[keep]
-    sign = np.sign(pearson(formula, human))
-    r_model, r_formula = pearson(model, human), abs(pearson(formula, human))
-    r_between = sign * pearson(model, formula)
-    above = williams_test(r_model, r_formula, r_between, len(human))
-    below = williams_test(r_formula, r_model, r_between, len(human))
-    if above < 0.05:
-        return f"above (p = {above:.3g})"
-    if below < 0.05:
-        return f"below (p = {below:.3g})"
-    return f"not significantly different (p = {min(above, below):.2f})"
+    held = set()
+    for lang in langs:
+        _, _, splits, dataset = readme[lang]
+        keep = np.isin(splits, ["train", "validation"])
+        held.update(k for k, used in zip(pair_keys(dataset.sources, dataset.outputs), keep) if used)
+    return held
 
 
-def best_formula(registry, dataset, lang: str, human: np.ndarray) -> tuple[str, float, np.ndarray]:
-    """The formula with the highest |r| with ``human`` on ``dataset``'s items (signed r), and its scores."""
-    from simpeval.metaeval.compute import compute_scores
+def judge_folds(registry, readme: dict, alpha: float, shipped: dict) -> tuple[list, list[str], dict]:
+    """Leave-one-language-out on test, judged: one row per held-out language; the number of baseline scores per
+    language; the shipped model's r on each test split (shown, not judged)."""
+    cls = registry.metric_class("cefr-lr")
+    rows, compared, shown = [], [], {}
+    for lang in LANGS:
+        others = [x for x in LANGS if x != lang]
+        weights = fit(*rows_of(readme, others, ["train", "validation"]), alpha)
+        table, target, splits, dataset = readme[lang]
+        keep = splits == "test"
+        items = text_items(dataset.only_split("test"))
+        labels = items.labels["cefr"]
+        assert np.array_equal(labels, target[keep], equal_nan=True), lang
+        baselines = baseline_scores(items.sources, items.outputs, None, registry, lang=lang, texts=True)
+        compared.append(f"{lang}: {len(baselines)}")
+        seen = seen_by(fold_keys(readme, others), items.sources, items.outputs)
+        judged = judge_scores(predict(table[keep], weights), labels, baselines, dataset=f"readmepp-{lang}",
+                              aspect="cefr", score="cefr-lr", seen=seen,
+                              higher_is_better=cls.is_higher_better("cefr-lr") == items.higher_is_better)
+        rows += [replace(row, chosen=f"ridge penalty {alpha:g}") for row in judged]
+        shown[lang] = (int(keep.sum()), pearson(predict(table[keep], shipped), target[keep]))
+    return rows, compared, shown
 
-    names = [f for f in FORMULAS if registry.supports(f, lang)]
-    scores = compute_scores(registry, dataset, names, lang=lang).scores
-    found = {name: pearson(scores[name], human) for name in names}
-    name = max(found, key=lambda n: abs(found[n]))
-    return name, found[name], np.asarray(scores[name], dtype=float)
+
+def judge_shipped(registry, data_dir: Path, tcde) -> tuple[list, int]:
+    """The shipped model (the registry's ``cefr-lr``) on TextComplexityDE, one row per aspect, and the number of
+    baseline scores."""
+    cls = registry.metric_class("cefr-lr")
+    items = text_items(tcde)
+    baselines = {items.name: baseline_scores(items.sources, items.outputs, None, registry, lang=items.lang, texts=True)}
+    rows, unknown = [], []
+    for aspect in tcde.aspects:
+        found, missing = judge_metric(cls, {"cefr-lr": aspect}, [items], registry, data_dir, baselines)
+        rows += found
+        unknown += [m for m in missing if m not in unknown]
+    assert not unknown, unknown  # ReadMe++'s datasets are registered: every training item is compared
+    return rows, len(baselines[items.name])
 
 
 def main() -> None:
     started, load = time.perf_counter(), load_average()
     registry = load_registry()
     data_dir = resolve_data_dir(None)
-    readme, tcde = load_data(registry, data_dir)
+    readme = load_data(registry, data_dir)
     chosen = {}
     for alpha in ALPHAS:
         scores = []
         for held in LANGS:
-            weights = fit(*rows(readme, [x for x in LANGS if x != held], ["train"]), alpha)
-            table, target = rows(readme, [held], ["validation"])
+            weights = fit(*rows_of(readme, [x for x in LANGS if x != held], ["train"]), alpha)
+            table, target = rows_of(readme, [held], ["validation"])
             scores.append(pearson(predict(table, weights), target))
         chosen[alpha] = float(np.mean(scores))
     alpha = max(chosen, key=chosen.get)
-    shipped = fit(*rows(readme, LANGS, ["train", "validation"]), alpha)
-    lines = []
-    for lang in LANGS:
-        weights = fit(*rows(readme, [x for x in LANGS if x != lang], ["train", "validation"]), alpha)
-        table, target, splits, dataset = readme[lang]
-        test = dataset.only_split("test")
-        keep = splits == "test"
-        held_out = pearson(predict(table[keep], weights), target[keep])
-        seen = pearson(predict(table[keep], shipped), target[keep])
-        formula, r_formula, values = best_formula(registry, test, lang, target[keep])
-        verdict = compare(predict(table[keep], weights), values, target[keep])
-        lines.append((f"readmepp-{lang} test (N={int(keep.sum())})", f"{held_out:.3f}", f"{seen:.3f}",
-                      f"{formula} {r_formula:.3f}", verdict))
-    tc_rows = []
-    for aspect in TCDE_ASPECTS:
-        human = tcde["human"][aspect]
-        r = pearson(predict(tcde["table"], shipped), human)
-        formula, r_formula, values = best_formula(registry, tcde["dataset"], "de", human)
-        tc_rows.append((f"textcomplexityde {aspect} (N=1000)", f"{r:.3f}", "-", f"{formula} {r_formula:.3f}",
-                        compare(predict(tcde["table"], shipped), values, human)))
+    shipped = fit(*rows_of(readme, LANGS, ["train", "validation"]), alpha)
     write_weights(shipped, alpha)
-    write_card(lines, tc_rows, chosen, alpha, shipped, time.perf_counter() - started, load)
+    importlib.reload(importlib.import_module("simpeval.metrics.cefr_lr_weights"))  # the registry's metric reads them
+    cls = registry.metric_class("cefr-lr")
+    direction = ("Ratings are CEFR levels (ReadMe++) and mean opinion scores (TextComplexityDE), higher = harder, as "
+                 "cefr-lr's score: its r in its declared direction is its r with the ratings (positive: it agrees).")
+    fold_rows, compared, shown = judge_folds(registry, readme, alpha, shipped)
+    update_record(cls, "trainer", fold_rows, COMMAND, [
+        direction, "Each fold: fit on the other four languages' train and validation splits, scored on the held-out "
+        f"language's test split; ridge penalty {alpha:g}. Baselines: every non-learned registry score that reads a "
+        f"text alone with rules for the language (scores computed: {', '.join(compared)}; one constant or undefined "
+        "on the items has no r and is not compared). Contamination: the "
+        "test items' (source, output) keys against the fold's training items."])
+    tc_rows, tc_compared = judge_shipped(registry, data_dir, registry.dataset_class("textcomplexityde")(data_dir))
+    update_record(cls, "heldout", tc_rows, COMMAND, [
+        direction, "TextComplexityDE: German, a language and a dataset the shipped model never trained on; its items' "
+        "keys checked against ReadMe++'s (all splits). Baselines: every non-learned registry score that reads a "
+        f"text alone with rules for German ({tc_compared} scores computed: "
+        f"{', '.join(baseline_specs(registry, False, 'de', texts=True))})."])
+    write_judged_card(registry, chosen)
+    record = load_record(cls)  # the pages show the record's rows (rounded as stored), as the card does
+    write_card(rows_of_record(record, "trainer"), rows_of_record(record, "heldout"), shown, chosen, alpha, shipped,
+               time.perf_counter() - started, load)
+
+
+def write_judged_card(registry, chosen: dict) -> None:
+    """docs/plugins/cards/cefr-lr.md, rendered from the record (the fixed card shape)."""
+    cls = registry.metric_class("cefr-lr")
+    path = ROOT / CARD_DIR / "cefr-lr.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    low, high = min(chosen.values()), max(chosen.values())
+    penalty = ("Its ridge penalty was chosen on the mean r over all five languages' validation splits, the judged "
+               f"language's included (its test split never): every penalty gave {low:.3f}-{high:.3f} there (the model "
+               "card docs/benchmarks/cefr-lr.md).")
+    path.write_text(card_markdown(cls, load_record(cls), PAPERS, [*LIMITATIONS, penalty]), encoding="utf-8")
 
 
 def write_weights(weights: dict, alpha: float) -> None:
@@ -149,13 +199,16 @@ def write_weights(weights: dict, alpha: float) -> None:
     (ROOT / "simpeval" / "metrics" / "cefr_lr_weights.py").write_text(text, encoding="utf-8")
 
 
-def write_card(lines, tc_rows, chosen, alpha, weights, seconds, load) -> None:
-    head = ("| data | cefr-lr, language held out | cefr-lr, shipped model | best formula (r) | held-out vs best "
-            "formula (Williams' test) |\n|---|---|---|---|---|\n")
-    table = "".join("| " + " | ".join(row) + " |\n" for row in lines + tc_rows)
-    wins = [row[0] for row in lines + tc_rows if row[4].startswith("above")]
-    ties = [row[0] for row in lines + tc_rows if row[4].startswith("not")]
-    losses = [row[0] for row in lines + tc_rows if row[4].startswith("below")]
+def _tally(rows) -> str:
+    wins = [f"{r.dataset}/{r.aspect}" for r in rows if r.verdict == "win"]
+    losses = [f"{r.dataset}/{r.aspect}" for r in rows if r.verdict == "loss"]
+    other = [f"{r.dataset}/{r.aspect} ({r.verdict})" for r in rows if r.verdict not in ("win", "loss")]
+    return (f"{len(wins)} wins ({', '.join(wins) or 'none'}), {len(losses)} losses ({', '.join(losses) or 'none'})"
+            + (f", {', '.join(other)}" if other else ""))
+
+
+def write_card(fold_rows, tc_rows, shown, chosen, alpha, weights, seconds, load) -> None:
+    shipped = "".join(f"| readmepp-{lang} test | {n} | {r:.3f} |\n" for lang, (n, r) in shown.items())
     coefs = "".join(f"| {name} | {c:+.3f} |\n" for name, c in zip(FEATURES, weights["coef"]))
     text = f"""# cefr-lr: a learned multilingual readability score (model card)
 
@@ -170,20 +223,29 @@ which this project does not reach; no multilingual encoder installs offline from
 
 ## Headline
 
-Pearson r with the human ratings. *Language held out*: fit on the other four ReadMe++ languages only
-(leave-one-language-out), scored on the held-out language's test split, a language it never saw.
-*Shipped model*: fit on all five languages (train + validation), scored on the same test sentences, which it
-did not see. TextComplexityDE (German learners' mean opinion scores, 1-7 higher = harder) is a language and a
-dataset the shipped model never saw. Best formula: the highest |r| of simpeval's formulas with rules for the
-language (FRE with the language's constants, FKGL, LIX, RIX, Oborneva, Wiener Sachtextformel) on the same items.
+Judged by the one judge (`simpeval.learning.verdict`), as every learned metric: the rows below are its record
+`cefr-lr.judged.json` beside this card, rendered as the card [../plugins/cards/cefr-lr.md](../plugins/cards/cefr-lr.md)
+and by `simpeval metrics show cefr-lr`. Pearson r with the ratings (higher = harder, as the score), beside the
+strongest of every non-learned registry score that reads a text alone with rules for the language, each in its
+best orientation (`-name`: its sign flipped), on the same items; a win is r at least the strongest baseline's.
 
-{head}{table}
-- Significantly above the best formula (Williams' test, p < 0.05) where it never trained: {", ".join(wins) or "nowhere"}.
-- Not significantly different: {", ".join(ties) or "nowhere"}.
-- Significantly below it: {", ".join(losses) or "nowhere"}.
-- On the leaderboard (`simpeval leaderboard --level languages`) it is marked † on the ReadMe++ sets (it trained
-  on their other splits); TextComplexityDE is a clean test.
+*Its trainer, leave-one-language-out*: fit on the other four ReadMe++ languages' train and validation splits,
+scored on the held-out language's test split (no item key shared with the fold's training items):
+{_tally(fold_rows)}.
 
+{chr(10).join(table_lines(fold_rows))}
+
+*The shipped model on TextComplexityDE* (German learners' mean opinion scores, 1-7, higher = harder; a language
+and a dataset it never trained on, no item key shared with ReadMe++): {_tally(tc_rows)}.
+
+{chr(10).join(table_lines(tc_rows))}
+
+The shipped model on ReadMe++'s test splits, languages it trained on (their train and validation splits): not
+a test result, not judged (the leaderboard, `simpeval leaderboard --level languages`, marks these cells):
+
+| data | items | r |
+|---|---|---|
+{shipped}
 ## Training
 
 Ridge penalty by leave-one-language-out on the validation splits (mean r over the five held-out languages):
@@ -192,7 +254,7 @@ Ridge penalty by leave-one-language-out on the validation splits (mean r over th
 | feature | weight (standardised) |
 |---|---|
 {coefs}
-Written by `python benchmarks/cefr_lr_train.py` in {seconds:.0f} s (load average {load:.1f} at the start, \
+Written by `{COMMAND}` in {seconds:.0f} s (load average {load:.1f} at the start, \
 {load_average():.1f} at the end; a shared machine). The weights are `simpeval/metrics/cefr_lr_weights.py`.
 
 """ + "\n".join(machine_lines()) + "\n"

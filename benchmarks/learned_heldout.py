@@ -12,7 +12,8 @@ baseline scores go through the score cache (``$SIMPEVAL_CACHE_DIR``), so a rerun
 
 Writes each metric's record (``<model card folder>/NAME.judged.json``, section ``heldout``), its card
 ``docs/plugins/cards/NAME.md`` and ``docs/reproduced/learned-heldout.md``. ``--cards-only`` renders the
-cards from the records without scoring (after a trainer's benchmark wrote its section); ``--sledoc-only``
+cards and the page from the records without scoring (after a trainer's benchmark wrote its section; the page
+keeps the last full run's time); ``--sledoc-only``
 judges sledoc alone first. sledoc's record holds the SLE checkpoint's one FKGL-regression baseline (the
 registry's ``fkgl``, computed now), from which the SLE model card's test-article table is rendered.
 """
@@ -139,9 +140,9 @@ def main() -> None:
     parser.add_argument("--sledoc-only", action="store_true",
                         help="judge only sledoc (its test-article FKGL baseline, seconds), then render the cards")
     from simpeval.datadir import resolve_data_dir
-    from simpeval.learning.baselines import baseline_metrics, baseline_scores
+    from simpeval.learning.baselines import baseline_scores
     from simpeval.learning.heldout import ASPECT_DATASETS, judge_metric, rated_items
-    from simpeval.learning.record import table_lines, update_record
+    from simpeval.learning.record import update_record
     from simpeval.registry import load_registry
 
     registry = load_registry()
@@ -152,6 +153,7 @@ def main() -> None:
         write_cards(registry)
         point_model_cards(registry)
         render_sle_card(registry)
+        rewrite_page(registry, resolve_data_dir(None))
         return
     start = time.perf_counter()
     data_dir = resolve_data_dir(None)
@@ -172,14 +174,44 @@ def main() -> None:
     write_cards(registry)
     point_model_cards(registry)
     render_sle_card(registry)
+    table = write_page(registry, page_rows, unknown, f"Ran {time.perf_counter() - start:.0f} s (scores through the score "
+               f"cache), load average {os.getloadavg()[0]:.1f} at the end (shared 2-core machine).")
+    print("\n".join(table))
+
+
+TITLE = "# Learned metrics on rated data outside their training data"
+"""The page's title: the rows include contaminated cells (items shared with the training data), so it names the
+data by the rule the rows follow (outside ``trained_on``), never as data the metrics never saw."""
+
+
+def page_rows_from_records(registry) -> list:
+    """(metric, row) of every judged metric's ``heldout`` section, in :data:`JUDGED` order, as the page shows them."""
+    from simpeval.learning.record import load_record, rows_of
+
+    return [(name, row) for name in JUDGED for row in rows_of(load_record(registry.metric_class(name)), "heldout")]
+
+
+def unreadable_training(registry, data_dir: Path) -> set[str]:
+    """The training data of the judged metrics whose items cannot be read (none of them counted as shared)."""
+    from simpeval.learning.heldout import held_pairs
+
+    return {name for metric in JUDGED for name in held_pairs(registry, data_dir, registry.metric_class(metric).trained_on)[1]}
+
+
+def write_page(registry, page_rows, unknown, ran: str, compared: list[str] | None = None) -> list[str]:
+    """docs/reproduced/learned-heldout.md from the judged rows (``compared``: the baseline metrics they were judged
+    against, by default the registry's now); returns the table's lines."""
+    from simpeval.learning.baselines import baseline_metrics
+    from simpeval.learning.record import table_lines
+
     table = table_lines([row for _, row in page_rows])
     table = [table[0].replace("| dataset", "| metric | dataset", 1), table[1] + "---|",
              *(f"| {name} " + line for (name, _), line in zip(page_rows, table[2:]))]
-    compared = sorted(baseline_metrics(registry))
+    compared = sorted(baseline_metrics(registry)) if compared is None else compared
     unread = (f" The items of {', '.join(sorted(unknown))} cannot be read here, so no item is counted as shared "
               "with it." if unknown else "")
     PAGE.write_text("\n".join([
-        "# Learned metrics on data they never saw", "",
+        TITLE, "",
         f"Written by `benchmarks/learned_heldout.py` (`{COMMAND}`); do not edit by hand.", "",
         "Each row: Pearson r of a shipped learned metric's sub-score with a rated dataset's label for the aspect "
         "it measures (z-scored per dataset; SimpEval_past: its overall rating, without the two ASSET-reference "
@@ -192,10 +224,27 @@ def main() -> None:
         f"empty output) are left out of every r in that row.{unread} The per-metric cards: "
         "[../plugins/cards/](../plugins/cards/).", "",
         *table, "",
-        f"Ran {time.perf_counter() - start:.0f} s (scores through the score cache), load average "
-        f"{os.getloadavg()[0]:.1f} at the end (shared 2-core machine).", ""]), encoding="utf-8")
-    print("\n".join(table))
+        ran, ""]), encoding="utf-8")
+    return table
 
+
+def rewrite_page(registry, data_dir: Path) -> None:
+    """The page re-rendered from the stored records (no scoring), keeping the last full run's time line."""
+    import re
+
+    from simpeval.learning.baselines import baseline_metrics
+
+    old = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
+    found = re.search(r"^Ran \d+ s .*?\)\.", old, re.M)
+    listed = re.search(r"strongest of \d+ non-learned registry metrics \(([^)]*)\)", old)
+    compared = listed.group(1).split(", ") if listed else sorted(baseline_metrics(registry))
+    added = sorted(set(baseline_metrics(registry)) - set(compared))
+    ran = (found.group(0) if found else "The last full run's time is not known.") + (
+        " Rows re-rendered from the judged records by `--cards-only` (no scoring) on "
+        f"{time.strftime('%Y-%m-%d', time.gmtime())}.") + (
+        f" Non-learned metrics registered since the rows were judged, not among their baselines until a full rerun: "
+        f"{', '.join(added)}." if added else "")
+    write_page(registry, page_rows_from_records(registry), unreadable_training(registry, data_dir), ran, compared)
 
 if __name__ == "__main__":
     sys.exit(main())

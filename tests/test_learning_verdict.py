@@ -92,7 +92,7 @@ def test_the_record_renders_the_card_and_metrics_show(tmp_path):
 
 
 JUDGING_SCRIPTS = ("learned_heldout.py", "lens_loo.py", "trainer_loo.py", "simpq_train.py", "simpq_finetune.py",
-                   "simpq_encoders.py")
+                   "simpq_encoders.py", "cefr_lr_train.py")
 
 
 @pytest.mark.parametrize("script", JUDGING_SCRIPTS)
@@ -110,7 +110,7 @@ def test_every_shipped_learned_metric_has_a_record_with_held_out_rows():
     from simpeval.registry import load_registry
 
     registry = load_registry()
-    for name in ("lens-mini", "lens-cla-mini", "siera", "sle", "sle-delta", "simpq"):
+    for name in ("lens-mini", "lens-cla-mini", "siera", "sle", "sle-delta", "simpq", "cefr-lr"):
         record = load_record(registry.metric_class(name))
         assert record is not None, name
         rows = [Row.from_json(r) for r in record["sections"]["heldout"]["rows"]]
@@ -171,3 +171,66 @@ def test_the_encoders_page_shows_the_baselines_simpqs_record_was_judged_against(
         if line.startswith("|") and (cells[0], cells[1]) in expected:
             shown[cells[0], cells[1]] = cells[-1]
     assert shown == expected
+
+
+def _shown(row: Row) -> str:
+    """A row as ``simpeval metrics show`` prints it, from the record's rendering (:func:`row_cells`)."""
+    from simpeval.learning.record import row_cells
+
+    r, baseline, value, verdict = row_cells(row)
+    items = f"{row.n} unseen" if row.items == "unseen" else str(row.n)
+    return (f"  {row.dataset} / {row.aspect} ({row.score}, {items} items): r {r}; strongest baseline {baseline} {value}: "
+            f"{verdict}")
+
+
+def test_cefr_lr_record_card_and_metrics_show_agree():
+    """cefr-lr goes through the one judge: its record holds each ReadMe++ language held out (trainer) and the
+    shipped model on TextComplexityDE's three aspects (heldout), none sharing an item key with the training data;
+    ``metrics show cefr-lr``, its card and its model card show exactly the record's rows."""
+    from click.testing import CliRunner
+
+    from simpeval.cli import cli
+    from simpeval.learning.record import load_record, rows_of, table_lines
+    from simpeval.registry import load_registry
+
+    cls = load_registry().metric_class("cefr-lr")
+    record = load_record(cls)
+    assert record is not None and record["trained_on"] == list(cls.trained_on)
+    trainer, heldout = rows_of(record, "trainer"), rows_of(record, "heldout")
+    assert [r.dataset for r in trainer] == [f"readmepp-{lang}" for lang in ("ar", "en", "fr", "hi", "ru")]
+    assert [(r.dataset, r.aspect) for r in heldout] == [("textcomplexityde", a) for a in
+                                                        ("complexity", "understandability", "lexical-difficulty")]
+    assert all(r.shared == 0 and r.items == "all" and r.baselines_compared > 0 for r in trainer + heldout)
+    for section in ("trainer", "heldout"):  # stored verdicts are the judge's
+        assert [r["verdict"] for r in record["sections"][section]["rows"]] == [r.verdict for r in rows_of(record, section)]
+    shown = CliRunner().invoke(cli, ["metrics", "show", "cefr-lr"])
+    assert shown.exit_code == 0, shown.output
+    lines = [line.strip() for line in shown.output.splitlines()]
+    for row in trainer + heldout:
+        assert _shown(row).strip() in lines, _shown(row)
+    assert "never saw" not in shown.output
+    card = (ROOT / "docs" / "plugins" / "cards" / "cefr-lr.md").read_text(encoding="utf-8")
+    model_card = Path(cls.model_card).read_text(encoding="utf-8")
+    for rows in (trainer, heldout):
+        assert "\n".join(table_lines(rows)) in card and "\n".join(table_lines(rows)) in model_card
+
+
+def test_no_title_calls_a_table_with_contaminated_cells_data_never_seen():
+    """"never saw" only for cells with no item-key overlap: no heading of a docs page or model card says it (the
+    learned-heldout page and simpq's card did, over contaminated rows), and the learned-heldout page's table is
+    the judged records' rows."""
+    from simpeval.testing import load_script
+
+    pages = [*(ROOT / "docs").rglob("*.md"), *(ROOT / "plugins").rglob("MODEL_CARD.md")]
+    titles = [f"{page.relative_to(ROOT)}: {line}" for page in pages
+              for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("#") and "never saw" in line]
+    assert titles == []
+    heldout = load_script(ROOT / "benchmarks" / "learned_heldout.py")
+    from simpeval.learning.record import table_lines
+    from simpeval.registry import load_registry
+
+    page = (ROOT / "docs" / "reproduced" / "learned-heldout.md").read_text(encoding="utf-8")
+    assert page.startswith(heldout.TITLE + "\n")
+    for name, row in heldout.page_rows_from_records(load_registry()):
+        assert f"| {name} " + table_lines([row])[2] in page
+    assert "contaminated (" in page

@@ -9,6 +9,11 @@ them, each sub-score on its own: every installed metric without ``trained_on`` t
 leaderboard, not here), reference-based ones only where the items have references. They are
 scored through the runner and its score cache (the key names each metric's signature, code and
 inputs, as the leaderboard's scorings do), so a second judge over the same items reads them back.
+
+Rated texts in another language (``lang``) are compared with the metrics that have rules for it; a
+dataset of single rated texts (``Dataset.kind`` ``"text"``: readability) only with the scores that
+read the output alone, the ones ``simpeval meta-evaluate`` and the languages leaderboard correlate
+with it (:func:`simpeval.metaeval.compute.default_metric_specs`).
 """
 
 from __future__ import annotations
@@ -18,19 +23,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from simpeval.languages import ENGLISH
+
 if TYPE_CHECKING:
     from simpeval.registry import Registry
 
-__all__ = ["baseline_metrics", "baseline_scores"]
+__all__ = ["baseline_metrics", "baseline_scores", "baseline_specs"]
 
 
-def baseline_metrics(registry: Registry, references: bool = True) -> list[str]:
+def baseline_metrics(registry: Registry, references: bool = True, lang: str = ENGLISH) -> list[str]:
     """The registry's metrics that need no model and can score rated items: no ``trained_on``, not neural,
-    no per-item field beyond the texts (SLEdoc's target level), rules for English (the rated data's
+    no per-item field beyond the texts (SLEdoc's target level), rules for ``lang`` (the rated data's
     language), references only if ``references``."""
     names = []
     for name, cls in sorted(registry.metrics.items()):
-        if cls.trained_on or cls.neural or cls.item_fields or (cls.languages is not None and "en" not in cls.languages):
+        if cls.trained_on or cls.neural or cls.item_fields or not registry.supports(name, lang):
             continue
         if cls.requires_references and not references:
             continue
@@ -38,19 +45,36 @@ def baseline_metrics(registry: Registry, references: bool = True) -> list[str]:
     return names
 
 
-def baseline_scores(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
-                    registry: Registry | None = None) -> dict[str, np.ndarray]:
-    """Per item, every sub-score of every baseline metric (:func:`baseline_metrics`), through the score cache.
+def baseline_specs(registry: Registry, references: bool = True, lang: str = ENGLISH, texts: bool = False) -> list[str]:
+    """The ``-m`` specs the baselines are scored with: every :func:`baseline_metrics` metric (all its
+    sub-scores); with ``texts`` (single rated texts), only their sub-scores that read the output alone."""
+    names = baseline_metrics(registry, references and not texts, lang)
+    if not texts:
+        return names
+    from simpeval.metaeval.compute import default_metric_specs
 
-    Without references for every item, the reference-based metrics are left out.
+    return [spec for spec in default_metric_specs(registry, False, lang, kind="text")
+            if registry.metric_class(spec).name in names]
+
+
+def baseline_scores(sources: Sequence[str], outputs: Sequence[str], references: Sequence[Sequence[str]] | None,
+                    registry: Registry | None = None, lang: str = ENGLISH, texts: bool = False) -> dict[str, np.ndarray]:
+    """Per item, every sub-score of every baseline (:func:`baseline_specs`) on texts in ``lang``, through the
+    score cache.
+
+    Without references for every item, the reference-based metrics are left out; with ``texts`` (single rated
+    texts, each its own source), so is every sub-score that compares an output with its source.
     """
     from simpeval.cache import ScoreCache
     from simpeval.registry import load_registry
     from simpeval.runner import evaluate, resolve_metrics
 
     registry = registry or load_registry()
-    with_references = references is not None and len(references) == len(outputs) and all(references)
-    requests = resolve_metrics(registry, baseline_metrics(registry, with_references))
-    result = evaluate(requests, list(sources), list(outputs), [list(r) for r in references] if with_references else None,
-                      corpus_level=False, cache=ScoreCache())
-    return {name: np.asarray(values, float) for name, values in sorted(result.sentence_scores.items())}
+    with_references = (not texts and references is not None and len(references) == len(outputs)
+                       and all(references))
+    specs = baseline_specs(registry, with_references, lang, texts)
+    result = evaluate(resolve_metrics(registry, specs, lang=lang), list(sources), list(outputs),
+                      [list(r) for r in references] if with_references else None, corpus_level=False, cache=ScoreCache())
+    # a metric's name as a spec reports all its sub-scores (``length``): of single texts, only the ones asked
+    return {name: np.asarray(values, float) for name, values in sorted(result.sentence_scores.items())
+            if not texts or name in specs}

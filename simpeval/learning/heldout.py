@@ -8,6 +8,12 @@ items (:mod:`simpeval.learning.baselines`), and judges
 no held-out data and gets no row; a dataset that only shares items with its training data is
 marked by the same item-key overlap the leaderboard uses (:func:`seen`), so its row over all items
 is contaminated and a row over the unseen items carries the verdict.
+
+A dataset of single rated texts (``kind`` ``"text"``: readability in any language, rated higher =
+harder) is read by :func:`text_items`: its ratings point the other way from a simplification's
+(:attr:`RatedItems.higher_is_better`), so a metric declared lower-is-better (a reading level) agrees
+with them when its r is positive, and its baselines are the scores that read a text alone in its
+language (:func:`simpeval.learning.baselines.baseline_specs`).
 """
 
 from __future__ import annotations
@@ -18,9 +24,11 @@ from pathlib import Path
 
 import numpy as np
 
+from simpeval.languages import ENGLISH
 from simpeval.learning.verdict import Row, judge_scores
 
-__all__ = ["ASPECT_DATASETS", "RatedItems", "judge_metric", "metric_scores", "rated_items", "seen"]
+__all__ = ["ASPECT_DATASETS", "RatedItems", "held_pairs", "judge_metric", "metric_scores", "rated_items", "seen",
+           "seen_by", "text_items"]
 
 ASPECT_DATASETS = {
     "simplicity": ("simplicity-da", "structural-simplicity", "simpeval-past", "simpeval-2022"),
@@ -38,8 +46,10 @@ class RatedItems:
     name: str
     sources: list[str]
     outputs: list[str]
-    references: list[list[str]]
+    references: list[list[str]] | None
     labels: dict[str, np.ndarray]  # aspect -> labels
+    lang: str = ENGLISH
+    higher_is_better: bool = True  # higher ratings mean a better (simpler) output; False: a harder text
 
 
 def rated_items(data_dir: Path, name: str) -> RatedItems:
@@ -58,11 +68,17 @@ def rated_items(data_dir: Path, name: str) -> RatedItems:
     return RatedItems(name, list(data.sources), list(data.outputs), [list(r) for r in data.references], labels)
 
 
-def seen(registry, data_dir: Path, trained_on: Sequence[str], sources: Sequence[str],
-         outputs: Sequence[str]) -> tuple[np.ndarray, list[str]]:
-    """Per item, whether the training data named by ``trained_on`` holds its (source, output) pair (the
-    leaderboard's overlap, :mod:`simpeval.leaderboard.overlap`), and the training names that cannot be read."""
-    from simpeval.itemkeys import pair_keys
+def text_items(dataset) -> RatedItems:
+    """A loaded dataset of single rated texts (``kind`` ``"text"``; a declared split already taken) as rated
+    items: every aspect's ratings (higher = harder), its language, no references."""
+    return RatedItems(dataset.name, list(dataset.sources), list(dataset.outputs), None,
+                      {aspect: np.asarray(dataset.human_scores(aspect), float) for aspect in dataset.aspects},
+                      dataset.lang, higher_is_better=False)
+
+
+def held_pairs(registry, data_dir: Path, trained_on: Sequence[str]) -> tuple[set[bytes], list[str]]:
+    """The (source, output) keys of the training data named by ``trained_on`` (the leaderboard's overlap,
+    :mod:`simpeval.leaderboard.overlap`), and the training names that cannot be read."""
     from simpeval.leaderboard.overlap import training_items
 
     held, unknown = set(), []
@@ -72,16 +88,31 @@ def seen(registry, data_dir: Path, trained_on: Sequence[str], sources: Sequence[
             unknown.append(name)
         else:
             held.update(items.pairs)
-    return np.fromiter((k in held for k in pair_keys(sources, outputs)), bool, count=len(outputs)), unknown
+    return held, unknown
+
+
+def seen_by(held: set[bytes], sources: Sequence[str], outputs: Sequence[str]) -> np.ndarray:
+    """Per item, whether ``held`` (training keys, :func:`held_pairs` or a fold's) holds its (source, output) key."""
+    from simpeval.itemkeys import pair_keys
+
+    return np.fromiter((k in held for k in pair_keys(sources, outputs)), bool, count=len(outputs))
+
+
+def seen(registry, data_dir: Path, trained_on: Sequence[str], sources: Sequence[str],
+         outputs: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """Per item, whether the training data named by ``trained_on`` holds its (source, output) pair (the
+    leaderboard's overlap, :mod:`simpeval.leaderboard.overlap`), and the training names that cannot be read."""
+    held, unknown = held_pairs(registry, data_dir, trained_on)
+    return seen_by(held, sources, outputs), unknown
 
 
 def metric_scores(registry, name: str, data: RatedItems) -> dict[str, np.ndarray]:
     """Every sub-score of metric ``name`` on ``data``'s items (references given: simpq reads them when it has
-    them), through the runner and the score cache."""
+    them), in the items' language, through the runner and the score cache."""
     from simpeval.cache import ScoreCache
     from simpeval.runner import evaluate, resolve_metrics
 
-    result = evaluate(resolve_metrics(registry, [name]), data.sources, data.outputs, data.references,
+    result = evaluate(resolve_metrics(registry, [name], lang=data.lang), data.sources, data.outputs, data.references,
                       corpus_level=False, cache=ScoreCache())
     return {k: np.asarray(v, float) for k, v in result.sentence_scores.items()}
 
@@ -89,8 +120,10 @@ def metric_scores(registry, name: str, data: RatedItems) -> dict[str, np.ndarray
 def judge_metric(cls: type, scores: Mapping[str, str], items: Sequence[RatedItems], registry, data_dir: Path,
                  baselines: Mapping[str, Mapping[str, np.ndarray]]) -> tuple[list[Row], list[str]]:
     """Every held-out row of the learned metric ``cls``: ``scores`` maps each of its sub-scores to the aspect it
-    measures; ``baselines``: dataset -> the baseline scores of its items. Returns the rows and the training
-    names whose items could not be compared (none counted as shared)."""
+    measures; ``baselines``: dataset -> the baseline scores of its items. The metric's r is taken in its declared
+    direction against ratings read as higher = better: on ratings where higher is harder
+    (:attr:`RatedItems.higher_is_better` False) a lower-is-better metric agrees when its r is positive. Returns
+    the rows and the training names whose items could not be compared (none counted as shared)."""
     rows, unknown = [], []
     for data in items:
         if data.name in cls.trained_on:
@@ -103,6 +136,6 @@ def judge_metric(cls: type, scores: Mapping[str, str], items: Sequence[RatedItem
         unknown += [m for m in missing if m not in unknown]
         for score, aspect in wanted.items():
             rows += judge_scores(values[score], data.labels[aspect], baselines[data.name], dataset=data.name,
-                                 aspect=aspect, score=score, higher_is_better=cls.is_higher_better(score),
-                                 seen=mask)
+                                 aspect=aspect, score=score, seen=mask,
+                                 higher_is_better=cls.is_higher_better(score) == data.higher_is_better)
     return rows, unknown

@@ -14,8 +14,9 @@ A ridge regression of ReadMe++'s CEFR levels (1-6) on the standardised features,
 ``benchmarks/cefr_lr_train.py`` on the train and validation splits of ReadMe++'s five languages (the
 ridge penalty chosen by leave-one-language-out), gives the score: the estimated CEFR level, higher =
 harder. The weights are the generated module :mod:`simpeval.metrics.cefr_lr_weights`; the page
-``docs/benchmarks/cefr-lr.md`` (its card) reports it on each language it never trained on and on
-TextComplexityDE beside the best formula.
+``docs/benchmarks/cefr-lr.md`` (its model card) and its judged record beside it report it, by the one
+judge (:mod:`simpeval.learning.verdict`), on each language held out of training and on TextComplexityDE
+beside the strongest non-learned score.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -72,6 +74,9 @@ class CefrLr(Metric):
     languages = LANGUAGES
     output_only = frozenset({name})
     trained_on = ("readmepp-ar", "readmepp-en", "readmepp-fr", "readmepp-hi", "readmepp-ru")  # train + validation
+    #: the model card (and, beside it, the judged record ``cefr-lr.judged.json`` that ``simpeval metrics show``
+    #: prints) live in the source tree's docs, written by ``benchmarks/cefr_lr_train.py``
+    model_card = str(Path(__file__).resolve().parents[2] / "docs" / "benchmarks" / "cefr-lr.md")
 
     def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
                      references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
