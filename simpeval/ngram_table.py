@@ -12,12 +12,12 @@ that.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, count
+from itertools import chain, compress, count
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from simpeval.text import tokenize
+from simpeval.text import lowercased_13a_is_cased_lowered, tokenize_many
 
 if TYPE_CHECKING:
     from simpeval.store import StatsStore
@@ -39,7 +39,11 @@ class NgramTable:
     the next text get a code too; :meth:`grams` never returns them.
     """
 
-    def __init__(self, token_lists: Sequence[Sequence[str]], max_order: int) -> None:
+    def __init__(
+        self, token_lists: Sequence[Sequence[str]], max_order: int, lowered: Sequence[bool] | None = None
+    ) -> None:
+        """``lowered[i]``: the tokens of text ``i`` count lower-cased (the table then holds the cased
+        tokens that 13a and BLEU share, and lower-cases the distinct ones instead of every text)."""
         vocabulary: dict[str, int] = {}
         flat = list(chain.from_iterable(token_lists))
         # a token's id is the position where it first occurs: unique, and below len(flat)
@@ -47,6 +51,15 @@ class NgramTable:
         self.lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         self.starts = np.cumsum(self.lengths) - self.lengths
         base = len(flat) + 1
+        if lowered is not None and any(lowered):
+            strings, first = list(vocabulary), np.fromiter(vocabulary.values(), dtype=np.int64, count=len(vocabulary))
+            # the id of each distinct token's lower-cased form: that form's own id, or a new one
+            lower = np.arange(len(flat), dtype=np.int64)
+            lower[first] = np.fromiter(map(vocabulary.setdefault, map(str.lower, strings), count(len(flat))),
+                                       dtype=np.int64, count=len(strings))
+            in_lowered = np.repeat(np.asarray(lowered, dtype=bool), self.lengths)
+            ids = np.where(in_lowered, lower[ids], ids)
+            base = len(flat) + len(strings) + 1
         self.codes = [ids]
         self.sizes = [base]
         codes, size = ids, base
@@ -83,18 +96,33 @@ class TextRows:
     def __init__(self, store: StatsStore | None) -> None:
         self.store = store
         self.tokens: list[tuple[str, ...]] = []
-        self._rows: dict[tuple[str, str, bool], int] = {}
+        self.lowered: list[bool] = []  # per row: its tokens are cased, the table lower-cases them
+        self._numbers: dict[tuple[str, bool], dict[str, int]] = {}  # (tokenizer, lowercase) -> text -> row
 
     def row(self, text: str, tokenizer: str, lowercase: bool) -> int:
-        key = (text, tokenizer, lowercase)
-        row = self._rows.get(key)
-        if row is None:
-            row = self._rows[key] = len(self.tokens)
-            self.tokens.append(tokenize(text, tokenizer, lowercase, store=self.store))
-        return row
+        return int(self.rows([text], tokenizer, lowercase)[0])
+
+    def rows(self, texts: Sequence[str], tokenizer: str, lowercase: bool) -> np.ndarray:
+        """The row of each text, the texts not numbered yet tokenized in one batch
+        (:func:`simpeval.text.tokenize_many`)."""
+        numbers = self._numbers.setdefault((tokenizer, lowercase), {})
+        new = [text for text in dict.fromkeys(texts) if text not in numbers]
+        if new:
+            numbers.update(zip(new, count(len(self.tokens))))
+            if lowercase and tokenizer == "13a":  # the cased tokens, lower-cased by the table where equal
+                easy = list(map(lowercased_13a_is_cased_lowered, new))
+                cased = iter(tokenize_many(list(compress(new, easy)), tokenizer, False, store=self.store))
+                hard = iter(tokenize_many([text for text, e in zip(new, easy) if not e], tokenizer, True,
+                                          store=self.store))
+                self.tokens += [next(cased) if e else next(hard) for e in easy]
+                self.lowered += easy
+            else:
+                self.tokens += tokenize_many(new, tokenizer, lowercase, store=self.store)
+                self.lowered += [False] * len(new)
+        return np.fromiter(map(numbers.__getitem__, texts), dtype=np.int64, count=len(texts))
 
     def table(self, max_order: int) -> NgramTable:
-        return NgramTable(self.tokens, max_order)
+        return NgramTable(self.tokens, max_order, self.lowered)
 
 
 def _keyed_counts(owners: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -147,13 +175,13 @@ def clipped_matches(
         codes, owner = table.grams(outputs, n)
         out_keys, out_counts = _keyed_counts(owner, codes, size)
         total[:, n - 1] = np.bincount(owner, minlength=n_items)
+        # each reference's distinct n-grams and their counts, keyed by the reference's item (sorted: the
+        # references are in item order), looked up among the output's n-grams: the most in one reference clips
         codes, pair = table.grams(ref_rows, n)
-        found, index = _positions(out_keys, ref_items[pair] * size + codes)  # only the output's n-grams match
-        # how often each reference has each of the output's n-grams; the most in one reference clips
+        pair_keys, pair_counts = _keyed_counts(pair, codes, size)
+        found, index = _positions(out_keys, ref_items[pair_keys // size] * size + pair_keys % size)
         best = np.zeros(len(out_keys), dtype=np.int64)
-        if len(out_keys):
-            pair_hits, hits = np.unique(pair[found] * len(out_keys) + index[found], return_counts=True)
-            np.maximum.at(best, pair_hits % len(out_keys), hits)
+        np.maximum.at(best, index[found], pair_counts[found])
         matched = np.minimum(out_counts, best)
         correct[:, n - 1] = _per_item(out_keys, size, n_items, matched)
     return correct, total
@@ -185,10 +213,13 @@ def sari_counts(
         codes, item = table.grams(outputs, n)
         out_keys, out_counts = _keyed_counts(item, codes, size)
         codes, pair = table.grams(ref_rows, n)
-        ref_keys = ref_items[pair] * size + codes  # every reference n-gram, keyed by its item
+        # the distinct reference n-grams of each item (sorted) and how often its references have them
+        ref_keys, ref_counts = _keyed_counts(ref_items[pair], codes, size)
         from_src, src_index = _positions(src_keys, ref_keys)
-        in_refs = np.bincount(src_index[from_src], minlength=len(src_keys))  # R: summed over the references
-        novel = np.unique(ref_keys[~from_src])  # the distinct n-grams the references add
+        # R: summed over the references (whole numbers, exact in float64)
+        in_refs = np.bincount(src_index[from_src], weights=ref_counts[from_src], minlength=len(src_keys))
+        in_refs = in_refs.astype(np.int64)
+        novel = ref_keys[~from_src]  # the distinct n-grams the references add
 
         added = out_keys[~_contains(src_keys, out_keys)]
         result[:, 0, n - 1] = np.stack([

@@ -16,6 +16,8 @@ agrees with the core.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from itertools import chain, compress, islice
 from typing import TYPE_CHECKING
 
 from simpeval.languages import ENGLISH
@@ -44,10 +46,52 @@ def tokenize(
     lower-cased) then run the tokenizer once per text.
     """
     if lowercase:
-        if tokenizer == "13a" and text.isascii() and "&" not in text and "<" not in text:
+        if tokenizer == "13a" and lowercased_13a_is_cased_lowered(text):
             return tuple(" ".join(tokenize(text, tokenizer, False, store=store)).lower().split())
         text = text.lower()
     return tuple(get_tokenizer(tokenizer)(text).split())
+
+
+def lowercased_13a_is_cased_lowered(text: str) -> bool:
+    """Whether the 13a tokens of ``text`` lower-cased are its cased 13a tokens, each lower-cased
+    (:func:`tokenize`): ASCII text with no ``&`` or ``<``."""
+    return text.isascii() and "&" not in text and "<" not in text
+
+
+def tokenize_many(
+    texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
+) -> list[tuple[str, ...]]:
+    """:func:`tokenize` of each text, in the store under the same keys, the texts not there tokenized
+    in one batch (:meth:`~simpeval.tokenizers.base.BaseTokenizer.tokens_many`)."""
+    args = [(text, tokenizer, lowercase) for text in texts]
+    if store is None:
+        return _tokenize_batch(args, store=None)
+    return store.get_many(tokenize.__wrapped__, args, compute=_tokenize_batch)  # type: ignore[attr-defined]
+
+
+def _tokenize_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[tuple[str, ...]]:
+    """The tokens of each ``(text, tokenizer, lowercase)``, as :func:`tokenize` finds them."""
+    tokens: list[tuple[str, ...]] = [()] * len(args)
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for position, (_, tokenizer, lowercase) in enumerate(args):
+        groups.setdefault((tokenizer, lowercase), []).append(position)
+    for (tokenizer, lowercase), positions in groups.items():
+        texts = [args[position][0] for position in positions]
+        if not lowercase:
+            found = get_tokenizer(tokenizer).tokens_many(texts)
+        elif tokenizer == "13a":  # the cased tokens lower-cased where that is equal (see tokenize)
+            easy = list(map(lowercased_13a_is_cased_lowered, texts))
+            cased = tokenize_many(list(compress(texts, easy)), tokenizer, False, store=store)
+            # ASCII tokens lower-cased all at once: as many tokens, none holding a space
+            lowered = iter(" ".join(chain.from_iterable(cased)).lower().split(" "))
+            hard = iter(get_tokenizer(tokenizer).tokens_many([text.lower() for text, e in zip(texts, easy) if not e]))
+            lengths = iter(map(len, cased))
+            found = [tuple(islice(lowered, next(lengths))) if e else next(hard) for e in easy]
+        else:
+            found = get_tokenizer(tokenizer).tokens_many([text.lower() for text in texts])
+        for position, text_tokens in zip(positions, found):
+            tokens[position] = text_tokens
+    return tokens
 
 
 @stored

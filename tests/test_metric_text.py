@@ -50,7 +50,10 @@ def test_13a_equals_sacrebleu_on_every_reference_line(data_dir) -> None:
         if path.is_file():
             lines += path.read_text(encoding="utf-8").split("\n")
     assert len(lines) > 50_000
-    assert [ours(line) for line in lines] == [oracle(line) for line in lines]
+    expected = [oracle(line) for line in lines]
+    assert [ours(line) for line in lines] == expected
+    # the batch (every rule applied once to all the lines joined) tokenizes each line as it is alone
+    assert ours.tokens_many(lines) == [tuple(tokens.split()) for tokens in expected]
 
 
 def test_13a_equals_sacrebleu_on_random_strings_of_the_characters_its_rules_treat() -> None:
@@ -66,7 +69,31 @@ def test_13a_equals_sacrebleu_on_random_strings_of_the_characters_its_rules_trea
     rng = random.Random(13)
     alphabet = "ab1 2.,-.,-&;<>'\"()x9\n"
     lines = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 14))) for _ in range(30_000)]
-    assert [ours(line) for line in lines] == [oracle(line) for line in lines]
+    expected = [oracle(line) for line in lines]
+    assert [ours(line) for line in lines] == expected
+    # in batches, so that every collision also meets the line before and after it
+    for start in range(0, len(lines), 15):
+        assert ours.tokens_many(lines[start:start + 15]) == [tuple(t.split()) for t in expected[start:start + 15]]
+    # a text holding the batch's separator (NUL) is tokenized on its own
+    assert ours.tokens_many(["a\x00b.", "1.5,c"]) == [("a\x00b", "."), ("1.5", ",", "c")]
+    assert ours.tokens_many([]) == []
+
+
+def test_tokenize_many_shares_the_store_with_tokenize(data_dir) -> None:
+    """The batch path keeps its tokens under :func:`tokenize`'s keys, and finds the same tokens."""
+    from simpeval.text import tokenize_many
+
+    lines = (data_dir / "references" / "asset" / "asset.test.simp.0").read_text(encoding="utf-8").split("\n")
+    lines += ["&QUOT;Hi&QUOT; <SKIPPED> x", "ΟΔΟΣ.ΒΑΣ, ΑΣ.Β", "A.B,C-1 2-D", "A.B,C-1 2-D", ""]
+    for tokenizer in ("13a", "none", "intl"):
+        for lowercase in (False, True):
+            store = StatsStore()
+            assert tokenize_many(lines, tokenizer, lowercase, store=store) == [
+                tokenize(line, tokenizer, lowercase) for line in lines]
+            misses = store.misses
+            assert [tokenize(line, tokenizer, lowercase, store=store) for line in lines] == tokenize_many(
+                lines, tokenizer, lowercase, store=None)
+            assert store.misses == misses  # every text found in the store
 
 
 def test_lowercased_13a_tokens_equal_tokenizing_the_lowercased_text(data_dir) -> None:

@@ -32,6 +32,7 @@ from simpeval import models
 from simpeval._version import __version__
 from simpeval.errors import UsageError
 from simpeval.languages import ENGLISH, check_supported, narrowed
+from simpeval.store import gc_paused
 from simpeval.tokenizers import TOKENIZER_NAMES, tokenizer_languages
 
 if TYPE_CHECKING:
@@ -538,6 +539,8 @@ class Metric(abc.ABC):
             raise MetricError(self, f"returned {type(values).__name__} for {key}, not a list of numbers")
         if len(values) != n:
             raise MetricError(self, f"returned {len(values)} {key} scores for {n} items")
+        if isinstance(values, list) and set(map(type, values)) <= {float} and not any(map(math.isinf, values)):
+            return list(values)  # the usual answer, plain finite floats, checked at C speed
         checked = []
         for value in values:
             if not isinstance(value, numbers.Real):
@@ -671,8 +674,9 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, list[float]]:
-        per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
-        return {key: [scores[key] for scores in per_item] for key in self.score_names()}
+        with gc_paused():  # counting allocates much and no cycle (simpeval.store.gc_paused)
+            per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
+            return {key: [scores[key] for scores in per_item] for key in self.score_names()}
 
     def _score_corpus(
         self,
@@ -681,7 +685,8 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, float]:
-        statistics = self._item_statistics(sources, outputs, references)
-        if not statistics:
-            return {key: math.nan for key in self.score_names()}
-        return self._score_from_totals([sum(column) for column in zip(*statistics)])
+        with gc_paused():
+            statistics = self._item_statistics(sources, outputs, references)
+            if not statistics:
+                return {key: math.nan for key in self.score_names()}
+            return self._score_from_totals([sum(column) for column in zip(*statistics)])

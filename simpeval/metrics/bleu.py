@@ -23,7 +23,7 @@ import numpy as np
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, clipped_matches
-from simpeval.store import StatsStore, stored_many
+from simpeval.store import StatsStore, gc_paused, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -66,12 +66,13 @@ def bleu_stats(
     """BLEU's statistics of each ``(output, references, tokenizer, lowercase)`` item: n-gram
     matches clipped to the highest count in any one reference, counted for all the items at
     once on arrays (:mod:`simpeval.ngram_table`), each item memoised in the run's store."""
+    if len({item[2:] for item in items}) != 1:  # no item, or items tokenized differently (one at a time)
+        return [bleu_stats.__wrapped__([item], store=store)[0] for item in items]  # type: ignore[attr-defined]
+    tok, lc = items[0][2:]
     rows = TextRows(store)
-    outputs = np.fromiter((rows.row(output, tok, lc) for output, _, tok, lc in items), dtype=np.int64,
-                          count=len(items))
+    outputs = rows.rows([output for output, _, _, _ in items], tok, lc)
     ref_items = np.repeat(np.arange(len(items)), [len(refs) for _, refs, _, _ in items])
-    ref_rows = np.fromiter((rows.row(ref, tok, lc) for _, refs, tok, lc in items for ref in refs),
-                           dtype=np.int64, count=len(ref_items))
+    ref_rows = rows.rows([ref for _, refs, _, _ in items for ref in refs], tok, lc)
     table = rows.table(MAX_ORDER)
     correct, total = clipped_matches(table, outputs, ref_items, ref_rows, MAX_ORDER)
     hyp_lens = table.lengths[outputs].tolist()
@@ -216,7 +217,8 @@ class Bleu(AdditiveMetric):
     ) -> list[BleuStats]:
         """Per-item statistics, memoised in the run's store (composite metrics reuse them)."""
         targets = self._references(sources, references)
-        return bleu_stats([(output, refs, self.text_tokenizer, self.lowercase) for output, refs in zip(outputs, targets)],
+        tokenizer, lowercase = self.text_tokenizer, self.lowercase
+        return bleu_stats([(output, refs, tokenizer, lowercase) for output, refs in zip(outputs, targets)],
                           store=self.store)
 
     def _item_statistics(
@@ -229,6 +231,18 @@ class Bleu(AdditiveMetric):
 
     def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         return {self.name: bleu_from_stats(_bleu_stats(totals), self.corpus_smoothing)}
+
+    def _score_items(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, list[float]]:
+        """Each item's :meth:`_score_from_item`, straight from its statistics."""
+        smoothing = self.sentence_smoothing
+        with gc_paused():
+            return {self.name: [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]}
 
     def _score_from_item(self, statistics: Sequence[float]) -> dict[str, float]:
         return {self.name: bleu_from_stats(_bleu_stats(statistics), self.sentence_smoothing)}

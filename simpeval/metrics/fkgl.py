@@ -19,8 +19,8 @@ import simpeval
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.syllables import count_syllables
-from simpeval.store import StatsStore, stored
-from simpeval.text import split_sentences, tokenize
+from simpeval.store import StatsStore, gc_paused, stored
+from simpeval.text import split_sentences, tokenize, tokenize_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 
@@ -88,8 +88,10 @@ class Fkgl(AdditiveMetric):
     options = FKGL_OPTIONS
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
-        """Per-text counts, memoised in the run's store."""
-        return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
+        """Per-text counts, memoised in the run's store (the texts tokenized in one batch first)."""
+        with gc_paused():
+            tokenize_many(texts, self.tokenizer, self.lowercase, store=self.store)
+            return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:
         """Each text's grade level (sentence scores; fkbleu and SLE's labels use them too)."""

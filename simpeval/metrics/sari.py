@@ -28,7 +28,7 @@ import numpy as np
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, sari_counts
-from simpeval.store import StatsStore, stored_many
+from simpeval.store import StatsStore, gc_paused, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -55,14 +55,14 @@ def sari_stats(
     ``source_tokenizer`` is the tokenizer of the source when it differs from the others'
     (``sari-legacy`` splits the source on whitespace only), else ``None``.
     """
+    if len({item[3:] for item in items}) != 1:  # no item, or items tokenized differently (one at a time)
+        return [sari_stats.__wrapped__([item], store=store)[0] for item in items]  # type: ignore[attr-defined]
+    tok, lc, src_tok = items[0][3:]
     rows = TextRows(store)
-    sources = np.fromiter((rows.row(src, src_tok or tok, lc) for src, _, _, tok, lc, src_tok in items),
-                          dtype=np.int64, count=len(items))
-    outputs = np.fromiter((rows.row(out, tok, lc) for _, out, _, tok, lc, _ in items), dtype=np.int64,
-                          count=len(items))
+    sources = rows.rows([src for src, _, _, _, _, _ in items], src_tok or tok, lc)
+    outputs = rows.rows([out for _, out, _, _, _, _ in items], tok, lc)
     ref_items = np.repeat(np.arange(len(items)), [len(item[2]) for item in items])
-    ref_rows = np.fromiter((rows.row(ref, tok, lc) for _, _, refs, tok, lc, _ in items for ref in refs),
-                           dtype=np.int64, count=len(ref_items))
+    ref_rows = rows.rows([ref for _, _, refs, _, _, _ in items for ref in refs], tok, lc)
     counts = sari_counts(rows.table(MAX_ORDER), sources, outputs, ref_items, ref_rows, MAX_ORDER)
     return [SariStats(*(tuple(map(tuple, operation)) for operation in item)) for item in counts.tolist()]
 
@@ -90,6 +90,14 @@ def _operation_score(
         recall = sum(r for _, r in pairs) / MAX_ORDER
         return _f1(precision, recall) if use_f1 else precision
     return sum((_f1(p, r) if use_f1 else p) for p, r in pairs) / MAX_ORDER
+
+
+def _order_mean(values: np.ndarray) -> np.ndarray:
+    """The mean over the last axis (the orders) as ``sum(...) / MAX_ORDER`` computes it: left to right."""
+    total = values[..., 0]
+    for n in range(1, MAX_ORDER):
+        total = total + values[..., n]
+    return total / MAX_ORDER
 
 
 def sari_from_stats(
@@ -151,6 +159,30 @@ class Sari(AdditiveMetric):
             tuple(value for operation in (s.add, s.keep, s.delete) for counts in operation for value in counts)
             for s in self.item_stats(sources, outputs, references)
         ]
+
+    def _score_items(
+        self,
+        sources: Sequence[str],
+        outputs: Sequence[str],
+        references: Sequence[Sequence[str]] | None = None,
+        **fields: Sequence[Any],
+    ) -> dict[str, list[float]]:
+        """Every item's scores at once, on arrays: :func:`sari_from_stats`'s operations in its order on
+        the same float64 values (sums over orders written out left to right), so the same numbers."""
+        with gc_paused():
+            stats = self.item_stats(sources, outputs, references)
+        counts = np.array([(s.add, s.keep, s.delete) for s in stats], dtype=np.int64).reshape(len(stats), 3, MAX_ORDER, 3)
+        correct, out_total, ref_total = (counts[..., k].astype(np.float64) for k in range(3))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            precision = np.where(out_total > 0, correct / out_total, 0.0)
+            recall = np.where(ref_total > 0, correct / ref_total, 0.0)
+            if self.paper_version:
+                precision, recall = (_order_mean(values) for values in (precision, recall))
+            f1 = np.where((precision > 0) & (recall > 0), 2 * precision * recall / (precision + recall), 0.0)
+        scores = f1 if self.deletion == "f1" else np.concatenate([f1[:, :2], precision[:, 2:]], axis=1)
+        add, keep, delete = (100.0 * (scores[:, k] if self.paper_version else _order_mean(scores[:, k])) for k in range(3))
+        return dict(zip(self.score_names(), (((add + keep + delete) / 3).tolist(), add.tolist(), keep.tolist(),
+                                             delete.tolist())))
 
     def _score_from_totals(self, totals: Sequence[float]) -> dict[str, float]:
         per_order = [tuple(totals[i:i + 3]) for i in range(0, len(totals), 3)]

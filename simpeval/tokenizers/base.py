@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class BaseTokenizer:
     """A callable that returns ``text`` with its tokens separated by single spaces."""
@@ -21,6 +23,11 @@ class BaseTokenizer:
     def __call__(self, text: str) -> str:
         raise NotImplementedError
 
+    def tokens_many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The tokens of each text: ``tuple(self(text).split())``, which a tokenizer may compute for
+        all the texts at once (13a does, :mod:`simpeval.tokenizers.mteval`)."""
+        return [tuple(self(text).split()) for text in texts]
+
 
 class WhitespaceTokenizer(BaseTokenizer):
     """For text that is already tokenized: tokens are the whitespace-separated words."""
@@ -29,3 +36,6 @@ class WhitespaceTokenizer(BaseTokenizer):
 
     def __call__(self, text: str) -> str:
         return " ".join(text.split())
+
+    def tokens_many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        return [tuple(text.split()) for text in texts]

@@ -4,7 +4,7 @@ sacrebleu's (tests compare them on every reference line), ``intl`` sacrebleu's."
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from simpeval.tokenizers.base import BaseTokenizer
@@ -32,6 +32,15 @@ _PERIOD_OR_COMMA = re.compile(r"[.,]")
 # where the period and comma rules can differ from "space around every period and comma": a digit or
 # another period or comma beside one
 _CROWDED_PERIOD_OR_COMMA = re.compile(r"[0-9.,][.,]|[.,][0-9]")
+# A period or comma with a digit, period or comma before it or a digit after it: where the rules'
+# matches may differ from "a space around each". Such a character lies in a run of digits, periods and
+# commas whose neighbours are none of these, so the rules never reach past the run: a batch tokenizes
+# each such run on its own, and puts a space around every other period and comma.
+_CROWDED = re.compile(r"[.,](?:(?<=[0-9.,][.,])|(?=[0-9]))")
+_RUN_CHARACTERS = frozenset("0123456789.,")
+# Between the texts of a batch: no rule touches NUL, and the spaces give each text the space it is
+# padded with on its own.
+_BATCH_SEPARATOR = " \x00 "
 
 
 def _isolate(text: str, positions: list[int]) -> str:
@@ -81,6 +90,31 @@ def _dash_after_digit(text: str) -> str:
     return _isolate(text, chosen)
 
 
+def _periods_and_commas(text: str) -> str:
+    """The period and comma rules on a whole batch: each crowded run (:data:`_CROWDED`) on its own,
+    between spaces taken off again, and a space around every period and comma between the runs."""
+    pieces = []
+    done: dict[str, str] = {}  # runs tokenized so far (an item's references repeat its numbers)
+    last = 0  # where the last run ended
+    for match in _CROWDED.finditer(text):
+        start = end = match.start()
+        if start < last:  # in the run just done
+            continue
+        while start > last and text[start - 1] in _RUN_CHARACTERS:
+            start -= 1
+        while end < len(text) and text[end] in _RUN_CHARACTERS:
+            end += 1
+        pieces.append(text[last:start].replace(".", " . ").replace(",", " , "))
+        run = text[start:end]
+        tokenized = done.get(run)
+        if tokenized is None:
+            tokenized = done[run] = _before_non_digit(_after_non_digit(f" {run} "))[1:-1]
+        pieces.append(tokenized)
+        last = end
+    pieces.append(text[last:].replace(".", " . ").replace(",", " , "))
+    return "".join(pieces)
+
+
 class Tokenizer13a(BaseTokenizer):
     """mteval-v13a tokenization (WMT's, EASSE's default), equal to sacrebleu's ``13a``.
 
@@ -111,6 +145,30 @@ class Tokenizer13a(BaseTokenizer):
         if "-" in text:
             text = _dash_after_digit(text)
         return " ".join(text.split())
+
+    def tokens_many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        """The tokens of each text, equal to ``tuple(self(text).split())``, with each rule applied once
+        to all the texts joined (a C-speed ``str.replace`` over the batch instead of calls per text).
+
+        Every rule is local: the symbol, entity and newline rules replace fixed strings, the period,
+        comma and dash rules look one character either side. Texts joined with ``" \\x00 "`` (a text
+        holding NUL itself falls back to one call per text) therefore tokenize as they do alone.
+        """
+        text = _BATCH_SEPARATOR.join(texts)
+        if text.count("\x00") != len(texts) - 1:
+            return super().tokens_many(texts)
+        text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+        if "&" in text:
+            for entity, character in _ENTITIES:
+                text = text.replace(entity, character)
+        for symbol in _SYMBOLS:
+            if symbol in text:
+                text = text.replace(symbol, f" {symbol} ")
+        if "." in text or "," in text:
+            text = _periods_and_commas(text)
+        if "-" in text:
+            text = _dash_after_digit(text)
+        return [tuple(piece.split()) for piece in text.split("\x00")]
 
 
 class TokenizerIntl(_SacrebleuTokenizer):
