@@ -2,10 +2,12 @@
 
 1. Features of every ReadMe++ sentence (ar, en, fr, hi, ru; all splits) and of TextComplexityDE's 1,000
    German sentences.
-2. The ridge penalty by leave-one-language-out on validation: for each language, fit on the other four
-   languages' train splits and correlate on its validation split; the penalty with the best mean r wins.
-3. Its trainer, leave-one-language-out on test: fit on the other four languages' train + validation splits,
-   scored on the held-out language's test split; judged (:mod:`simpeval.learning.verdict`) beside every
+2. The shipped model's ridge penalty by leave-one-language-out on validation over all five languages: for
+   each language, fit on the other four languages' train splits and correlate on its validation split; the
+   penalty with the best mean r wins (:func:`choose_penalty`).
+3. Its trainer, leave-one-language-out on test, its penalty chosen nested: for each held-out language, the
+   penalty is chosen as in 2 over the other four languages only (its own splits never read), then fit on
+   those four languages' train + validation splits and scored on the held-out language's test split; judged (:mod:`simpeval.learning.verdict`) beside every
    non-learned registry score that reads a text alone with rules for that language
    (:func:`simpeval.learning.baselines.baseline_specs`), contamination by item-key overlap with the fold's
    training items (:func:`simpeval.learning.heldout.seen_by`).
@@ -100,13 +102,31 @@ def fold_keys(readme: dict, langs) -> set[bytes]:
     return held
 
 
-def judge_folds(registry, readme: dict, alpha: float, shipped: dict) -> tuple[list, list[str], dict]:
-    """Leave-one-language-out on test, judged: one row per held-out language; the number of baseline scores per
-    language; the shipped model's r on each test split (shown, not judged)."""
+def choose_penalty(readme: dict, langs) -> tuple[float, dict]:
+    """The ridge penalty by leave-one-language-out on the validation splits of ``langs`` only: for each of them,
+    fit on the others' train splits and correlate on its validation split; the penalty with the best mean r, and
+    every penalty's mean r."""
+    chosen = {}
+    for alpha in ALPHAS:
+        scores = []
+        for held in langs:
+            weights = fit(*rows_of(readme, [x for x in langs if x != held], ["train"]), alpha)
+            table, target = rows_of(readme, [held], ["validation"])
+            scores.append(pearson(predict(table, weights), target))
+        chosen[alpha] = float(np.mean(scores))
+    return max(chosen, key=chosen.get), chosen
+
+
+def judge_folds(registry, readme: dict, shipped: dict) -> tuple[list, list[str], dict, dict]:
+    """Leave-one-language-out on test, judged, each fold's penalty chosen on the other four languages only
+    (:func:`choose_penalty`): one row per held-out language; the number of baseline scores per language; the
+    shipped model's r on each test split (shown, not judged); each fold's penalty."""
     cls = registry.metric_class("cefr-lr")
-    rows, compared, shown = [], [], {}
+    rows, compared, shown, penalties = [], [], {}, {}
     for lang in LANGS:
         others = [x for x in LANGS if x != lang]
+        alpha, _ = choose_penalty(readme, others)
+        penalties[lang] = alpha
         weights = fit(*rows_of(readme, others, ["train", "validation"]), alpha)
         table, target, splits, dataset = readme[lang]
         keep = splits == "test"
@@ -121,7 +141,7 @@ def judge_folds(registry, readme: dict, alpha: float, shipped: dict) -> tuple[li
                               higher_is_better=cls.is_higher_better("cefr-lr") == items.higher_is_better)
         rows += [replace(row, chosen=f"ridge penalty {alpha:g}") for row in judged]
         shown[lang] = (int(keep.sum()), pearson(predict(table[keep], shipped), target[keep]))
-    return rows, compared, shown
+    return rows, compared, shown, penalties
 
 
 def judge_shipped(registry, data_dir: Path, tcde) -> tuple[list, int]:
@@ -144,26 +164,20 @@ def main() -> None:
     registry = load_registry()
     data_dir = resolve_data_dir(None)
     readme = load_data(registry, data_dir)
-    chosen = {}
-    for alpha in ALPHAS:
-        scores = []
-        for held in LANGS:
-            weights = fit(*rows_of(readme, [x for x in LANGS if x != held], ["train"]), alpha)
-            table, target = rows_of(readme, [held], ["validation"])
-            scores.append(pearson(predict(table, weights), target))
-        chosen[alpha] = float(np.mean(scores))
-    alpha = max(chosen, key=chosen.get)
+    alpha, chosen = choose_penalty(readme, LANGS)
     shipped = fit(*rows_of(readme, LANGS, ["train", "validation"]), alpha)
     write_weights(shipped, alpha)
     importlib.reload(importlib.import_module("simpeval.metrics.cefr_lr_weights"))  # the registry's metric reads them
     cls = registry.metric_class("cefr-lr")
     direction = ("Ratings are CEFR levels (ReadMe++) and mean opinion scores (TextComplexityDE), higher = harder, as "
                  "cefr-lr's score: its r in its declared direction is its r with the ratings (positive: it agrees).")
-    fold_rows, compared, shown = judge_folds(registry, readme, alpha, shipped)
+    fold_rows, compared, shown, penalties = judge_folds(registry, readme, shipped)
+    per_fold = ", ".join(f"{lang} {a:g}" for lang, a in penalties.items())
     update_record(cls, "trainer", fold_rows, COMMAND, [
         direction, "Each fold: fit on the other four languages' train and validation splits, scored on the held-out "
-        f"language's test split; ridge penalty {alpha:g}. Baselines: every non-learned registry score that reads a "
-        f"text alone with rules for the language (scores computed: {', '.join(compared)}; one constant or undefined "
+        "language's test split; its ridge penalty chosen by leave-one-language-out on those four languages' "
+        f"validation splits only, the held-out language's never read ({per_fold}). Baselines: every non-learned "
+        f"registry score that reads a text alone with rules for the language (scores computed: {', '.join(compared)}; one constant or undefined "
         "on the items has no r and is not compared). Contamination: the "
         "test items' (source, output) keys against the fold's training items."])
     tc_rows, tc_compared = judge_shipped(registry, data_dir, registry.dataset_class("textcomplexityde")(data_dir))
@@ -172,22 +186,18 @@ def main() -> None:
         "keys checked against ReadMe++'s (all splits). Baselines: every non-learned registry score that reads a "
         f"text alone with rules for German ({tc_compared} scores computed: "
         f"{', '.join(baseline_specs(registry, False, 'de', texts=True))})."])
-    write_judged_card(registry, chosen)
+    write_judged_card(registry)
     record = load_record(cls)  # the pages show the record's rows (rounded as stored), as the card does
     write_card(rows_of_record(record, "trainer"), rows_of_record(record, "heldout"), shown, chosen, alpha, shipped,
-               time.perf_counter() - started, load)
+               penalties, time.perf_counter() - started, load)
 
 
-def write_judged_card(registry, chosen: dict) -> None:
+def write_judged_card(registry) -> None:
     """docs/plugins/cards/cefr-lr.md, rendered from the record (the fixed card shape)."""
     cls = registry.metric_class("cefr-lr")
     path = ROOT / CARD_DIR / "cefr-lr.md"
     path.parent.mkdir(parents=True, exist_ok=True)
-    low, high = min(chosen.values()), max(chosen.values())
-    penalty = ("Its ridge penalty was chosen on the mean r over all five languages' validation splits, the judged "
-               f"language's included (its test split never): every penalty gave {low:.3f}-{high:.3f} there (the model "
-               "card docs/benchmarks/cefr-lr.md).")
-    path.write_text(card_markdown(cls, load_record(cls), PAPERS, [*LIMITATIONS, penalty]), encoding="utf-8")
+    path.write_text(card_markdown(cls, load_record(cls), PAPERS, LIMITATIONS), encoding="utf-8")
 
 
 def write_weights(weights: dict, alpha: float) -> None:
@@ -207,7 +217,7 @@ def _tally(rows) -> str:
             + (f", {', '.join(other)}" if other else ""))
 
 
-def write_card(fold_rows, tc_rows, shown, chosen, alpha, weights, seconds, load) -> None:
+def write_card(fold_rows, tc_rows, shown, chosen, alpha, weights, penalties, seconds, load) -> None:
     shipped = "".join(f"| readmepp-{lang} test | {n} | {r:.3f} |\n" for lang, (n, r) in shown.items())
     coefs = "".join(f"| {name} | {c:+.3f} |\n" for name, c in zip(FEATURES, weights["coef"]))
     text = f"""# cefr-lr: a learned multilingual readability score (model card)
@@ -230,8 +240,9 @@ strongest of every non-learned registry score that reads a text alone with rules
 best orientation (`-name`: its sign flipped), on the same items; a win is r at least the strongest baseline's.
 
 *Its trainer, leave-one-language-out*: fit on the other four ReadMe++ languages' train and validation splits,
-scored on the held-out language's test split (no item key shared with the fold's training items):
-{_tally(fold_rows)}.
+scored on the held-out language's test split (no item key shared with the fold's training items), its ridge
+penalty chosen on those four languages' validation splits only ({", ".join(f"{lang} {a:g}" for lang, a in
+penalties.items())}; below): {_tally(fold_rows)}.
 
 {chr(10).join(table_lines(fold_rows))}
 
@@ -248,8 +259,10 @@ a test result, not judged (the leaderboard, `simpeval leaderboard --level langua
 {shipped}
 ## Training
 
-Ridge penalty by leave-one-language-out on the validation splits (mean r over the five held-out languages):
-{", ".join(f"{a:g}: {r:.3f}" for a, r in chosen.items())}; chosen {alpha:g}.
+The shipped model's ridge penalty by leave-one-language-out on the validation splits of all five languages
+(mean r over the five held-out languages): {", ".join(f"{a:g}: {r:.3f}" for a, r in chosen.items())}; chosen
+{alpha:g}. Each trainer fold chooses its own the same way over the other four languages only (nested: the
+judged language's splits never select it): {", ".join(f"{lang} {a:g}" for lang, a in penalties.items())}.
 
 | feature | weight (standardised) |
 |---|---|
