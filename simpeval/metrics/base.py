@@ -157,6 +157,11 @@ class Metric(abc.ABC):
     - ``opt_in``: None for a metric that runs wherever every metric does (``simpeval leaderboard``'s
       default); else the reason it runs only when named (an LLM judge, whose CPU time on every rated
       item would dwarf the rest), which the leaderboard prints among the metrics it left out.
+    - ``documents_only``: None for a metric that scores a sentence as well as a document; else why it is
+      made for whole documents only (an aggregate of a sentence metric over a document's sentences, which
+      on one sentence is that metric; D-SARI, whose length and sentence-count penalties compare whole
+      documents). The sentence and languages leaderboards leave it out (it is on the document board), and
+      so do the baselines of learned metrics judged on sentences (:mod:`simpeval.learning.baselines`).
 
     A metric that judges single words (LENS-SALSA's edit tags) declares its labels with
     :meth:`word_labels` and gives them with :meth:`label_words`; ``simpeval report`` colours the
@@ -185,6 +190,7 @@ class Metric(abc.ABC):
     output_only: ClassVar[frozenset[str]] = frozenset()
     model_card: ClassVar[str | None] = None
     opt_in: ClassVar[str | None] = None
+    documents_only: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 
