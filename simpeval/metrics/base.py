@@ -655,6 +655,22 @@ class AdditiveMetric(Metric):
 
     corpus_level = True
 
+    # Counting allocates a tuple per text, token and item and no reference cycle: Python's cyclic
+    # garbage collector is paused meanwhile (simpeval.store.gc_paused), since each collection would
+    # walk every object the process holds.
+
+    def sentence_scores(self, *args: Any, **kwargs: Any) -> dict[str, list[float]]:
+        with gc_paused():
+            return super().sentence_scores(*args, **kwargs)
+
+    def corpus_score(self, *args: Any, **kwargs: Any) -> dict[str, float]:
+        with gc_paused():
+            return super().corpus_score(*args, **kwargs)
+
+    def corpus_statistics(self, *args: Any, **kwargs: Any) -> list[tuple[float, ...]] | None:
+        with gc_paused():
+            return super().corpus_statistics(*args, **kwargs)
+
     @abc.abstractmethod
     def _item_statistics(
         self,
@@ -680,9 +696,8 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, list[float]]:
-        with gc_paused():  # counting allocates much and no cycle (simpeval.store.gc_paused)
-            per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
-            return {key: [scores[key] for scores in per_item] for key in self.score_names()}
+        per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
+        return {key: [scores[key] for scores in per_item] for key in self.score_names()}
 
     def _score_corpus(
         self,
@@ -691,8 +706,7 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, float]:
-        with gc_paused():
-            statistics = self._item_statistics(sources, outputs, references)
-            if not statistics:
-                return {key: math.nan for key in self.score_names()}
-            return self._score_from_totals([sum(column) for column in zip(*statistics)])
+        statistics = self._item_statistics(sources, outputs, references)
+        if not statistics:
+            return {key: math.nan for key in self.score_names()}
+        return self._score_from_totals([sum(column) for column in zip(*statistics)])
