@@ -70,6 +70,16 @@ def simpeval_register_papers() -> list[Paper]:
 
 
 @hookspec
+def simpeval_register_trainers() -> list[type]:
+    """Return the trainer classes this plugin provides: ``simpeval train NAME`` runs each, and
+    :func:`simpeval.learning.trainer.load_from_checkpoint` reads the checkpoints naming it.
+
+    :returns: a list of :class:`simpeval.learning.trainer.Trainer` subclasses, each with a unique ``name``
+        (their module must import nothing heavy).
+    """
+
+
+@hookspec
 def simpeval_register_commands(cli: click.Group, train: click.Group) -> None:
     """Add click commands to the ``simpeval`` command line.
 

@@ -97,7 +97,7 @@ class PluginInfo:
 
 @dataclass
 class Registry:
-    """The metrics, datasets, presets and papers of one plugin manager, with where each came from."""
+    """The metrics, datasets, presets, papers and trainers of one plugin manager, with where each came from."""
 
     plugin_manager: pluggy.PluginManager
     plugins: list[PluginInfo] = field(default_factory=list)
@@ -106,6 +106,7 @@ class Registry:
     provider: dict[str, PluginInfo] = field(default_factory=dict)
     presets: dict[str, Preset] = field(default_factory=dict)
     papers: dict[str, Any] = field(default_factory=dict)  # name -> simpeval.reproduce.paper.Paper
+    trainers: dict[str, type] = field(default_factory=dict)  # name -> simpeval.learning.trainer.Trainer subclass
 
     @property
     def failures(self) -> list[PluginInfo]:
@@ -401,7 +402,8 @@ def load_registry(
         for hook_name, check in (("simpeval_register_metrics", _check_metric),
                                  ("simpeval_register_datasets", _check_dataset),
                                  ("simpeval_register_presets", _check_preset),
-                                 ("simpeval_register_papers", _check_paper)):
+                                 ("simpeval_register_papers", _check_paper),
+                                 ("simpeval_register_trainers", _check_trainer)):
             for info, results in registry.call_each(hook_name, strict):
                 for cls in (c for result in results for c in _as_list(result)):
                     _register(registry, cls, info, strict, check)
@@ -544,6 +546,17 @@ def _check_paper(registry: Registry, paper: Any) -> dict[str, Any]:
     if paper.name in registry.papers:
         raise ValueError(f'paper "{paper.name}" is already registered: rename it')
     return registry.papers
+
+
+def _check_trainer(registry: Registry, cls: Any) -> dict[str, type]:
+    """Where trainer ``cls`` goes, or why it cannot: not a class with a name and ``load``, or a name taken
+    (checked by shape: the registry does not import :mod:`simpeval.learning`)."""
+    if not isinstance(cls, type) or not isinstance(getattr(cls, "name", None), str) or not cls.name \
+            or not callable(getattr(cls, "load", None)):
+        raise TypeError(f"{cls!r} is not a simpeval.learning.trainer.Trainer subclass with a name")
+    if cls.name in registry.trainers:
+        raise ValueError(f'trainer "{cls.name}" is already registered: rename it')
+    return registry.trainers
 
 
 def _describe(exc: BaseException) -> str:

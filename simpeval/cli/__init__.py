@@ -121,13 +121,24 @@ class RootGroup(SimpevalGroup):
 
 
 class TrainGroup(SimpevalGroup):
-    """``simpeval train``: its commands all come from plugins."""
+    """``simpeval train``: its commands all come from plugins: their registered trainers
+    (:mod:`simpeval.cli.train`), and commands a plugin adds to the group itself."""
 
     def get_command(self, ctx: click.Context, name: str):
-        return super().get_command(ctx, name) or current_state().commands().train.get(name)
+        command = super().get_command(ctx, name) or current_state().commands().train.get(name)
+        if command is not None:
+            return command
+        from simpeval.cli.train import trainer_command
+
+        trainers = current_state().registry.trainers
+        if name in trainers:
+            return trainer_command(trainers[name])
+        renamed = next((cls for cls in trainers.values() if name in cls.renamed), None)
+        return trainer_command(renamed, name) if renamed is not None else None
 
     def list_commands(self, ctx: click.Context):
-        return sorted({*super().list_commands(ctx), *current_state().commands().train})
+        state = current_state()
+        return sorted({*super().list_commands(ctx), *state.commands().train, *state.registry.trainers})
 
 
 def _disable_plugins(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> None:

@@ -1,7 +1,9 @@
 """Training learned metrics so that they are judged on data they never saw.
 
 - :mod:`.rated`: every human-rated dataset with a label for an aspect, ratings normalised per dataset;
-- :mod:`.loo`: leave-one-dataset-out folds, model selection by left-out correlation;
+- :mod:`.loo`: leave-one-dataset-out folds and the one selection loop every trainer goes through;
+- :mod:`.trainer`: the trainer protocol behind ``simpeval train NAME`` (data, features, one epoch, predict,
+  save and load), and checkpoints that name their trainer class (:func:`.trainer.load_from_checkpoint`);
 - :mod:`.baselines`: every registry metric that needs no model, on the same items;
 - :mod:`.verdict`: the one judge: a learned r in its direction beside the strongest baseline, win, loss or
   contaminated;
@@ -13,7 +15,7 @@
 This module imports nothing heavy (command lines read :data:`DEFAULT_DATASETS` at start-up).
 """
 
-__all__ = ["DEFAULT_DATASETS", "MAX_SEED", "baselines", "heldout", "judge", "loo", "rated", "record", "report",
+__all__ = ["DEFAULT_DATASETS", "MAX_SEED", "baselines", "heldout", "judge", "loo", "rated", "record", "report", "trainer",
            "verdict"]
 
 DEFAULT_DATASETS = ("simplicity-da", "structural-simplicity", "simpeval-past")

@@ -2,14 +2,14 @@
 
 SIERA learns from edit-augmented parallel pairs and SLE from reading levels: neither sees a
 human rating in training. What they do choose (an epoch, a seed, a setting) is chosen here, by
-leave-one-dataset-out over the rated datasets (:func:`simpeval.learning.loo.choose_by_others`),
+leave-one-dataset-out over the rated datasets (:func:`simpeval.learning.loo.leave_one_dataset_out`),
 next to the registry baselines on the same items (:mod:`simpeval.learning.baselines`, computed when
 first read), so their report is judged as the rated trainers' is (:mod:`simpeval.learning.verdict`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -17,10 +17,10 @@ from pathlib import Path
 import numpy as np
 
 from simpeval.learning import DEFAULT_DATASETS
-from simpeval.learning.loo import Fold, choose_by_others
+from simpeval.learning.loo import Rated
 from simpeval.learning.rated import RatedSet, aspect_sets, load_rated
 
-__all__ = ["DEFAULT_DATASETS", "Judge", "load_judge"]
+__all__ = ["DEFAULT_DATASETS", "Judge", "judge_for", "load_judge"]
 
 
 @dataclass(frozen=True)
@@ -47,11 +47,10 @@ class Judge:
     def names(self) -> list[str]:
         return [s.name for s in self.sets]
 
-    def choose(self, scores: Mapping[str, Mapping[str, Sequence[float]]]) -> tuple[str, list[Fold], dict]:
-        """:func:`~simpeval.learning.loo.choose_by_others` over candidate -> dataset -> per-output score (each
-        fold's choice never reads the items the other datasets share with the one it leaves out)."""
-        arrays = {c: {n: np.asarray(per[n], dtype=float) for n in self.labels} for c, per in scores.items()}
-        return choose_by_others(arrays, self.labels, self.baselines, {s.name: s.keys for s in self.sets})
+    def rated(self) -> Rated:
+        """These datasets as :func:`~simpeval.learning.loo.leave_one_dataset_out` chooses on them (each fold's
+        choice never reads the items the other datasets share with the one it leaves out)."""
+        return Rated(self.labels, self.baselines, {s.name: s.keys for s in self.sets})
 
 
 def load_judge(data_dir: Path, names: Sequence[str] = DEFAULT_DATASETS, aspect: str = "simplicity") -> Judge:
@@ -62,3 +61,13 @@ def load_judge(data_dir: Path, names: Sequence[str] = DEFAULT_DATASETS, aspect: 
 
         raise UsageError(f"leave-one-dataset-out needs at least two datasets rating {aspect}: give more --datasets")
     return Judge.of([replace(s, labels={aspect: labels}) for s, labels in pairs], aspect)
+
+
+def judge_for(data_dir: Path, names: Sequence[str], option: str = "--rated-datasets") -> Judge | None:
+    """The judge over the rated datasets an option names (test data refused in the option's words); None for none."""
+    if not names:
+        return None
+    from simpeval.learning.rated import check_trainable
+
+    check_trainable(names, option)
+    return load_judge(data_dir, names)

@@ -3,8 +3,8 @@
 Cross-validation inside one dataset rewards learning that dataset's systems and rating protocol;
 what a metric is for is ranking outputs of *other* systems rated under *other* protocols. So
 models are selected, and reported, by their correlation on a dataset they never saw, judged against
-the baselines on the same dataset (:meth:`Fold.row`, :mod:`simpeval.learning.verdict`). Pure numpy;
-no I/O.
+the baselines on the same dataset (:meth:`Fold.row`, :mod:`simpeval.learning.verdict`). Every
+trainer chooses through the one loop here, :func:`leave_one_dataset_out`. Pure numpy; no I/O.
 
 Rated datasets share items (the same output of the same source, rated under two protocols). Given
 each item's key (:func:`simpeval.itemkeys.pair_keys`), a fold never trains or chooses on an item of
@@ -15,14 +15,14 @@ fold records how many (:attr:`Fold.dropped`).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from simpeval.learning.verdict import Row, judge, pearson, strongest
 
-__all__ = ["Fold", "Ridge", "Selection", "choose_by_others", "expand", "fit_ridge", "leave_one_out",
-           "left_out_predictions", "mean_r", "pearson", "ridge_candidates", "select", "single_feature_candidates",
+__all__ = ["CandidateFits", "Choice", "Fold", "Rated", "Ridge", "Selection", "choose_by_others", "expand", "fit_ridge",
+           "leave_one_dataset_out", "leave_one_out", "mean_r", "pearson", "ridge_candidates", "select", "single_feature_candidates",
            "unseen"]
 
 Fit = Callable[[np.ndarray, np.ndarray], object]
@@ -64,25 +64,6 @@ def unseen(keys: Keys, left_out: Keys) -> np.ndarray:
     return np.fromiter((key not in held for key in keys), dtype=bool, count=len(keys))
 
 
-def left_out_predictions(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
-                         fit: Fit, predict: Predict, keys: Sequence[Keys] = ()) -> list[tuple[np.ndarray, int]]:
-    """For each dataset i: the prediction on its rows of a model fitted on the others' rows, and how many of
-    those rows were left out of the fit as items of dataset i (``keys``: per dataset, one key per row;
-    none given: every row is fitted on)."""
-    if len(features) < 2:
-        raise ValueError("leave-one-dataset-out needs at least two datasets")
-    predictions = []
-    for i, name in enumerate(names):
-        rest = [j for j in range(len(names)) if j != i]
-        masks = [unseen(keys[j], keys[i]) if keys else np.ones(len(labels[j]), bool) for j in rest]
-        if not any(m.any() for m in masks):
-            raise ValueError(f"nothing to train on without {name}: every other dataset's items are {name}'s")
-        model = fit(np.vstack([features[j][m] for j, m in zip(rest, masks)]),
-                    np.concatenate([labels[j][m] for j, m in zip(rest, masks)]))
-        predictions.append((predict(model, features[i]), int(sum((~m).sum() for m in masks))))
-    return predictions
-
-
 def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], names: Sequence[str],
                   fit: Fit, predict: Predict, baselines: Sequence[Mapping[str, np.ndarray]] = (),
                   keys: Sequence[Keys] = ()) -> list[Fold]:
@@ -93,14 +74,74 @@ def leave_one_out(features: Sequence[np.ndarray], labels: Sequence[np.ndarray], 
     :param keys: per dataset, one key per row; rows of the other datasets whose key is among dataset
         i's are not trained on in fold i (none given: every row is).
     """
-    return _folds(names, labels, left_out_predictions(features, labels, names, fit, predict, keys), baselines)
+    return select({"model": (fit, predict)}, features, labels, names, baselines, keys, refit=False).tables["model"]
 
 
-def _folds(names, labels, predictions, baselines) -> list[Fold]:
-    """One fold per dataset from its left-out predictions (:func:`left_out_predictions`)."""
-    return [Fold(name, len(labels[i]), pearson(predicted, labels[i]),
-                 {k: pearson(v, labels[i]) for k, v in (baselines[i] if baselines else {}).items()}, dropped=dropped)
-            for i, (name, (predicted, dropped)) in enumerate(zip(names, predictions))]
+@dataclass(frozen=True)
+class Rated:
+    """The rated datasets a fit is chosen on: per dataset its z-scored labels, the baselines' scores of its
+    items, and one key per item (a fold never trains or chooses on the other datasets' items that are the
+    left-out one's; none: every item counts)."""
+
+    labels: Mapping[str, np.ndarray]
+    baselines: Mapping[str, Mapping[str, np.ndarray]]
+    keys: Mapping[str, Sequence[Hashable]] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.labels)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What :func:`leave_one_dataset_out` kept, each dataset's row (with the candidate chosen on the others), and every
+    candidate's r per dataset."""
+
+    kept: str
+    folds: list[Fold]
+    table: dict[str, dict[str, float]]
+
+    def candidates_record(self) -> dict[str, dict[str, float]]:
+        """The table as a checkpoint stores it (4 decimals)."""
+        return {c: {n: round(r, 4) for n, r in per.items()} for c, per in self.table.items()}
+
+
+def leave_one_dataset_out(fit, rated: Rated | None, log: Callable[[str], None] = lambda _: None) -> Choice | None:
+    """The one leave-one-dataset-out selection loop every trainer goes through.
+
+    For each of the fit's starting points (``fit.starts()``: seeds, candidates) it starts a model
+    (``fit.start(setting, without)``), for a fit trained on the rated datasets (``fit.fits_rated``) once per
+    left-out dataset, on the others' items; runs one epoch at a time (``fit.fit_epoch()``, True when it
+    stops) and scores the rated datasets after each (``fit.predict(names)``: the left-out one only, for a
+    fit trained on them). Each (start, epoch) is a candidate (``fit.candidate(setting, epoch)``);
+    :func:`choose_by_others` keeps the best mean left-out r and reports each dataset with the candidate
+    chosen on the others; ``fit.finish(kept)`` makes the model to ship. The protocol is
+    :class:`simpeval.learning.trainer.Fit`. Returns None without rated data (``fit.finish(None)``: the fit
+    keeps its own choice, e.g. the epoch of lowest validation loss)."""
+    names = rated.names if rated is not None else []
+    if rated is not None and len(names) < 2:
+        raise ValueError("leave-one-dataset-out needs at least two datasets")
+    scores: dict[str, dict[str, np.ndarray]] = {}
+    for setting in fit.starts():
+        for without in (names if fit.fits_rated and rated is not None else [None]):
+            fit.start(setting, without)
+            watched = [without] if without is not None else names
+            epoch, stop, r = 0, False, []
+            while not stop:
+                stop, epoch = fit.fit_epoch(), epoch + 1
+                if watched:
+                    for name, predicted in fit.predict(watched).items():
+                        scores.setdefault(fit.candidate(setting, epoch), {})[name] = predicted
+                if without is not None:
+                    r.append(pearson(scores[fit.candidate(setting, epoch)][without], rated.labels[without]))
+            if without is not None:
+                fit.fold_done(setting, without, r, log)
+    if rated is None:
+        fit.finish(None)
+        return None
+    kept, folds, table = choose_by_others(scores, rated.labels, rated.baselines, rated.keys)
+    fit.finish(kept)
+    return Choice(kept, folds, table)
 
 
 def mean_r(folds: Sequence[Fold]) -> float:
@@ -120,20 +161,68 @@ class Selection:
     chosen: str
     tables: dict[str, list[Fold]]
     folds: list[Fold]
+    model: object = None  # the chosen candidate fitted on every dataset
+
+
+class CandidateFits:
+    """Closed-form candidates (``name -> (fit, predict)``) as a fit of :func:`leave_one_dataset_out`: each
+    candidate is a starting point fitted in one "epoch" on the other datasets' rows (without the left-out
+    one's items), and the kept one is refitted on every row."""
+
+    fits_rated = True
+
+    def __init__(self, candidates: Mapping[str, tuple[Fit, Predict]], features: Mapping[str, np.ndarray],
+                 labels: Mapping[str, np.ndarray], keys: Mapping[str, Keys] | None = None, refit: bool = True) -> None:
+        self.candidates, self.features, self.labels, self.keys, self.refit = candidates, features, labels, keys, refit
+        self.model: object = None
+        self._predict: Predict | None = None
+
+    def starts(self) -> list[str]:
+        return list(self.candidates)
+
+    def start(self, candidate: str, without: str | None) -> None:
+        fit, self._predict = self.candidates[candidate]
+        if without is None:  # every row, the arrays as given (a masked copy could change their memory order)
+            self.model = fit(np.vstack(list(self.features.values())), np.concatenate(list(self.labels.values())))
+            return
+        rest = [n for n in self.labels if n != without]
+        masks = [unseen(self.keys[n], self.keys[without]) if self.keys else np.ones(len(self.labels[n]), bool)
+                 for n in rest]
+        if not any(m.any() for m in masks):
+            raise ValueError(f"nothing to train on without {without}: every other dataset's items are {without}'s")
+        self.model = fit(np.vstack([self.features[n][m] for n, m in zip(rest, masks)]),
+                         np.concatenate([self.labels[n][m] for n, m in zip(rest, masks)]))
+
+    def fit_epoch(self) -> bool:
+        return True  # fitted in start: closed form
+
+    def predict(self, names: Sequence[str]) -> dict[str, np.ndarray]:
+        return {n: self._predict(self.model, self.features[n]) for n in names}
+
+    def candidate(self, candidate: str, epoch: int) -> str:
+        return candidate
+
+    def fold_done(self, candidate: str, without: str, r: list[float], log: Callable[[str], None]) -> None:
+        pass
+
+    def finish(self, kept: str | None) -> None:
+        if kept is not None and self.refit:
+            self.start(kept, None)
 
 
 def select(candidates: Mapping[str, tuple[Fit, Predict]], features, labels, names,
-           baselines=(), keys: Sequence[Keys] = ()) -> Selection:
+           baselines=(), keys: Sequence[Keys] = (), refit: bool = True) -> Selection:
     """The candidate with the highest mean left-out correlation, every candidate's folds, and the rows
-    chosen on the other datasets. A candidate undefined on some fold (a feature constant in the
-    training data: NaN) never wins."""
-    predicted = {key: left_out_predictions(features, labels, names, fit, predict, keys)
-                 for key, (fit, predict) in candidates.items()}
-    tables = {key: _folds(names, labels, rows, baselines) for key, rows in predicted.items()}
-    scores = {key: {name: p for name, (p, _) in zip(names, rows)} for key, rows in predicted.items()}
-    kept, folds, _ = choose_by_others(scores, dict(zip(names, labels)), dict(zip(names, baselines)) if baselines else None,
-                                      dict(zip(names, keys)) if keys else None)
-    return Selection(kept, tables, folds)
+    chosen on the other datasets, through the one selection loop (:func:`leave_one_dataset_out`, each
+    candidate fitted in one closed-form "epoch", :class:`CandidateFits`), and the kept candidate fitted on
+    every dataset (``refit``). A candidate undefined on some fold (a feature constant in the training data: NaN) never
+    wins."""
+    fits = CandidateFits(candidates, dict(zip(names, features)), dict(zip(names, labels)),
+                         dict(zip(names, keys)) if keys else None, refit)
+    rated = Rated(dict(zip(names, labels)), dict(zip(names, baselines)) if baselines else {}, fits.keys)
+    choice = leave_one_dataset_out(fits, rated)
+    tables = {c: [replace(f, r=per[f.left_out], chosen="") for f in choice.folds] for c, per in choice.table.items()}
+    return Selection(choice.kept, tables, choice.folds, fits.model)
 
 
 def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Mapping[str, np.ndarray],
@@ -146,8 +235,8 @@ def choose_by_others(scores: Mapping[str, Mapping[str, np.ndarray]], labels: Map
     on the left-out one is reported, so no row's choice read that row's labels. The candidate kept
     for shipping is the one with the best mean r over all of them. Candidates trained without any
     rated data (SIERA's and SLE's epochs) score every dataset with one model; candidates fitted on
-    rated data (:func:`select`, lens-mini's seeds and epochs) score each dataset with the model
-    fitted without it.
+    rated data (simpq's candidates, lens-mini's seeds and epochs) score each dataset with the model
+    fitted without it. Every trainer reaches it through :func:`leave_one_dataset_out`.
 
     :param scores: candidate -> dataset -> per-item score (aligned with ``labels[dataset]``).
     :param labels: dataset -> z-scored labels; :param baselines: dataset -> {name: per-item score}.

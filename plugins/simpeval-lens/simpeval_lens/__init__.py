@@ -8,7 +8,8 @@ Modules, each with one job:
 - :mod:`.data`: SimpEval_past examples with ASSET references; the grouped validation split;
 - :mod:`.settings`, :mod:`.training` and :mod:`.pipeline`: training on cached embeddings, several seeds, the best saved;
 - :mod:`.inference`: 0-100 scores, the best over the references;
-- :mod:`.plugin` and :mod:`.cli`: the ``lens`` and ``lens-cla`` metrics and their ``simpeval train`` commands.
+- :mod:`.plugin` and :mod:`.trainer`: the ``lens`` and ``lens-cla`` metrics and their trainers (``simpeval train lens-mini``,
+  ``simpeval train lens-cla-mini``); :mod:`.loo`: the rated examples and the trainer on examples already read.
 """
 
 __version__ = "0.1.0"

@@ -1,5 +1,5 @@
 """The ``lens`` (the authors' checkpoint), ``lens-mini`` and ``lens-cla-mini`` (trained here) metrics, the
-deprecated ``lens-cla``, and the ``simpeval train lens-mini`` / ``lens-cla-mini`` commands.
+deprecated ``lens-cla``, and their trainers (``simpeval train lens-mini`` / ``lens-cla-mini``).
 
 Nothing heavy is imported here: torch and transformers load when a metric first scores.
 """
@@ -281,10 +281,7 @@ def simpeval_register_metrics():
 
 
 @simpeval.hookimpl
-def simpeval_register_commands(cli, train) -> None:
-    from simpeval_lens.cli import deprecated_alias, train_lens_cla_command, train_lens_command
+def simpeval_register_trainers():
+    from simpeval_lens.trainer import LensClaTrainer, LensTrainer
 
-    train.add_command(train_lens_command, name="lens-mini")
-    train.add_command(train_lens_cla_command, name="lens-cla-mini")
-    train.add_command(deprecated_alias(train_lens_command, "lens"), name="lens")  # the names before the rename
-    train.add_command(deprecated_alias(train_lens_cla_command, "lens-cla"), name="lens-cla")
+    return [LensTrainer, LensClaTrainer]

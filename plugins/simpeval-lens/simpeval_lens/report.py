@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from simpeval.learning.rated import LABELS
 from simpeval.learning.report import folds_record
-from simpeval_lens.data import Example
-from simpeval_lens.settings import TrainSettings
 
 
-def training_record(result, settings: TrainSettings, examples: dict[str, Sequence[Example]]) -> dict:
+def training_record(trainer) -> dict:
+    """The ``training`` record of a :class:`~simpeval_lens.trainer.LensTrainer` that has chosen and fitted."""
+    settings = trainer.settings
     return {
-        "data": {name: {"outputs": len(ex), "label": LABELS["simplicity"][name]} for name, ex in examples.items()},
+        "data": {name: {"outputs": len(ex), "label": LABELS["simplicity"][name]} for name, ex in trainer.examples.items()},
         "target": "the dataset's simplicity label, z-scored within the dataset; texts lower-cased; "
                   "references equal to the output left out",
         "selection": "seed and epochs with the best mean leave-one-dataset-out Pearson r (no split of one dataset); "
                      "each left-out row: the seed and epochs chosen on the other datasets",
         "settings": {"learning_rate": settings.learning_rate, "batch_size": settings.batch_size,
                      "max_epochs": settings.max_epochs},
-        "selected": {"seed": result.seed, "epochs": result.epochs},
-        "leave_one_dataset_out": folds_record(result.folds),
+        "selected": {"seed": trainer.seed, "epochs": trainer.epochs_kept},
+        "leave_one_dataset_out": folds_record(trainer.choice.folds),
         "curves": {str(seed): {n: [round(r, 4) for r in c] for n, c in curves.items()}
-                   for seed, curves in result.curves.items()},
-        "seconds": round(result.seconds, 1),
+                   for seed, curves in trainer.curves.items()},
+        "seconds": round(trainer.seconds, 1),
     }

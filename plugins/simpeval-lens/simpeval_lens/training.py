@@ -113,23 +113,36 @@ def evaluate(model: LensModel, features: Features) -> tuple[float, float]:
     return loss, float(np.corrcoef(best, features.target.numpy())[0, 1])
 
 
+class Epochs:
+    """A head from seed ``settings.seed``, its optimiser and its shuffling: one epoch per :meth:`step` (the
+    epoch of every LENS trainer: the validation-split one here and leave-one-dataset-out's)."""
+
+    def __init__(self, config: LensConfig, train_set: Features, settings: TrainSettings) -> None:
+        torch.manual_seed(settings.seed)
+        self.model = LensModel(config)
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=settings.learning_rate)
+        self.generator = torch.Generator().manual_seed(settings.seed)
+        self.train_set, self.batch_size = train_set, settings.batch_size
+        self.model.train()
+
+    def step(self) -> None:
+        order = torch.randperm(len(self.train_set), generator=self.generator)
+        for begin in range(0, len(order), self.batch_size):
+            self.optimizer.zero_grad()
+            batch_loss(self.model, self.train_set, order[begin : begin + self.batch_size]).backward()
+            self.optimizer.step()
+
+
 def train(config: LensConfig, train_set: Features, valid_set: Features, settings: TrainSettings,
           log: Callable[[str], None] = lambda _: None) -> tuple[LensModel, TrainReport]:
     """Train one model from seed ``settings.seed``; returns the best-validation model and a report."""
     start = time.perf_counter()
-    torch.manual_seed(settings.seed)
-    model = LensModel(config)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate)
-    generator = torch.Generator().manual_seed(settings.seed)
+    epochs = Epochs(config, train_set, settings)
+    model = epochs.model
     best_state, best = copy.deepcopy(model.state_dict()), (float("inf"), 0, float("nan"))
     history = []
-    model.train()
     for epoch in range(1, settings.max_epochs + 1):
-        order = torch.randperm(len(train_set), generator=generator)
-        for begin in range(0, len(order), settings.batch_size):
-            optimizer.zero_grad()
-            batch_loss(model, train_set, order[begin : begin + settings.batch_size]).backward()
-            optimizer.step()
+        epochs.step()
         valid_loss, valid_r = evaluate(model, valid_set)
         history.append({"epoch": epoch, "valid_loss": valid_loss, "valid_pearson": valid_r})
         log(f"seed {settings.seed} epoch {epoch}: validation loss {valid_loss:.4f}, Pearson {valid_r:.3f}")

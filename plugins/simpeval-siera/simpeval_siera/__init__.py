@@ -13,7 +13,7 @@ subsets of the edit operations between them. The modules, each with one job:
 - :mod:`.training`: examples, the grouped validation split, the training loop;
 - :mod:`.data` and :mod:`.pipeline`: parallel files in, a saved checkpoint out;
 - :mod:`.inference`: length-batched scoring, one-way and two-way (paper eq. 9);
-- :mod:`.plugin` and :mod:`.cli`: the ``siera`` metric and the ``simpeval train siera`` command.
+- :mod:`.plugin` and :mod:`.trainer`: the ``siera`` metric and its trainer (``simpeval train siera``).
 """
 
 __version__ = "0.1.0"

@@ -1,10 +1,10 @@
-"""Choosing SIERA's epoch by leave-one-dataset-out on rated simplicity data it never trains on.
+"""What SIERA's epochs are judged by on rated simplicity data it never trains on: the two-way score.
 
 SIERA learns from (original, simplification) pairs and their edit-made intermediates, never from
-a human rating. What the trainer chooses, the epoch whose weights are saved, is chosen by how
-well the two-way score (``siera``) correlates with the simplicity ratings of the rated datasets,
-leave-one-dataset-out (:mod:`simpeval.learning.judge`): each row of the table is the epoch chosen
-on the other datasets. The frozen bottom's states of every rated (source, output) pair, in both
+a human rating. The epoch whose weights are saved is chosen by how well the two-way score
+(``siera``) correlates with the simplicity ratings of the rated datasets, through the one selection
+loop (:class:`~simpeval_siera.trainer.SieraTrainer`): each row of the table is the epoch chosen on
+the other datasets. The frozen bottom's states of every rated (source, output) pair, in both
 orders, are computed once (:class:`~simpeval_siera.features.FeatureCache`); each epoch only runs
 the trained top layer and the head over them.
 """
@@ -57,20 +57,3 @@ def two_way_scores(model, cache: FeatureCache, pairs: Mapping[str, list[Pair]]) 
     probability = second_simpler(model, cache, every)
     return {name: np.array([(probability[(a, b)] + 1.0 - probability[(b, a)]) / 2 for a, b in items])
             for name, items in pairs.items()}
-
-
-def choose_epoch(model, cache: FeatureCache, snapshots: Mapping[int, dict], judge: Judge):
-    """``(kept epoch, folds, candidate -> dataset -> r)`` over the epochs' weights; the model keeps the kept epoch's.
-
-    The rated pairs' states must be in ``cache`` (:func:`cache_pairs`).
-    """
-    pairs = rated_pairs(judge)
-    scores = {}
-    for epoch, state in snapshots.items():
-        model.load_trained_state(state)
-        scores[f"epoch {epoch}"] = two_way_scores(model, cache, pairs)
-    kept, folds, table = judge.choose(scores)
-    epoch = int(kept.split()[1])
-    model.load_trained_state(snapshots[epoch])
-    model.eval()
-    return epoch, folds, table

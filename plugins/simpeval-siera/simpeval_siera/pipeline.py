@@ -7,29 +7,19 @@ simple than ``i``, and ``i`` less simple than ``s'``.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simpeval import UsageError, models
-from simpeval.learning.judge import Judge
-from simpeval.learning.report import folds_record, loo_table, write_card_section
+from simpeval import UsageError
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
 from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
-from simpeval_siera.training import (
-    Example,
-    TrainReport,
-    TrainSettings,
-    both_orders,
-    grouped_split,
-    train_model,
-    valid_group_count,
-)
+from simpeval_siera.training import Example, TrainReport, TrainSettings, both_orders, valid_group_count
 
-VARIANTS = ("base", "silver")
+if TYPE_CHECKING:
+    from simpeval.learning.judge import Judge
 
 
 @dataclass(frozen=True)
@@ -61,19 +51,6 @@ def check_enough_sources(pairs: Sequence[Pair], valid_fraction: float) -> None:
             f"{n_sources} source sentences with a simplification that differs from them are too few to hold "
             f"{valid_fraction:.0%} of them out for validation and train on the rest: give more training data"
         )
-
-
-def check_writable(directory: Path) -> None:
-    """Fail before training, not after it, where the checkpoint could not be saved."""
-    directory = directory.absolute()
-    existing = next(path for path in (directory, *directory.parents) if path.exists())
-    try:  # os.access says yes to root even where mkdir fails (/proc, read-only mounts); trying says the truth
-        tempfile.TemporaryDirectory(dir=existing).cleanup()
-    except OSError as exc:
-        raise UsageError(
-            f"cannot save the checkpoint in {directory}: {existing} is not a writable directory "
-            f"({exc.strerror}); choose another -o"
-        ) from None
 
 
 def build_examples(
@@ -111,51 +88,16 @@ def train_siera(
     log: Callable[[str], None] = print,
     judge: Judge | None = None,
 ) -> TrainReport:
-    """Normalise, augment, split by source, cache the frozen states, train, choose an epoch, save to ``output_dir``.
+    """Normalise, augment, split by source, cache the frozen states, train, choose an epoch, save to ``output_dir``:
+    :class:`~simpeval_siera.trainer.SieraTrainer` on pairs already read.
 
     :param judge: rated datasets choosing the epoch, leave-one-dataset-out (:mod:`.loo`; never trained on);
         None: the epoch of lowest validation loss.
     """
-    pairs = normalized_pairs(pairs)
-    check_enough_sources(pairs, data.valid_fraction)
-    check_writable(Path(output_dir))
-    from simpeval_siera.features import FeatureCache
-    from simpeval_siera.config import resolve_encoder
-    from simpeval_siera.model import SieraConfig, SieraModel, load_tokenizer
-    from simpeval_siera.similarity import TokenEmbedder
+    from simpeval.learning.trainer import train
+    from simpeval_siera.trainer import SieraTrainer
 
-    resolve_encoder(encoder)  # a directory that is no model is refused here, in SIERA's words
-    config = SieraConfig(**models.encoder_reference(encoder, "SIERA"))
-    model = SieraModel(config)
-    tokenizer = load_tokenizer(config)
-    # The filter embeds with the frozen bottom: its last layer is the encoder's second to last.
-    embedder = TokenEmbedder(model.bottom, tokenizer)
-    examples, stats = build_examples(pairs, data, embedder.f1, log)
-    train, valid = grouped_split(examples, data.valid_fraction, data.seed)
-    cache = FeatureCache(model, tokenizer)
-    log(f"caching frozen states of {cache.add((e.first, e.second) for e in examples)} inputs")
-    report = train_model(model, cache, train, valid, settings, log)
-    selection = {"selection": "the epoch with the lowest validation loss", "selected_epoch": report.best_epoch}
-    if judge is not None:
-        from simpeval_siera.loo import READ, cache_pairs, choose_epoch, rated_pairs
-
-        log(f"caching frozen states of {cache_pairs(cache, rated_pairs(judge))} rated inputs")
-        epoch, folds, table = choose_epoch(model, cache, report.snapshots, judge)
-        report.selected_epoch = epoch
-        selection = {
-            "selection": f"the epoch whose {READ} has the best mean Pearson r with {judge.aspect} over the rated "
-                         "datasets; each left-out row: the epoch chosen on the other datasets",
-            "selected_epoch": epoch, "rated_datasets": judge.names, "leave_one_dataset_out": folds_record(folds),
-            "candidates": {c: {n: round(r, 4) for n, r in per.items()} for c, per in table.items()},
-        }
-        table_lines = loo_table([(READ, folds)])
-        log("\n".join(table_lines))
-        write_card_section(Path(output_dir) / "MODEL_CARD.md", "Leave-one-dataset-out",
-                           "\n".join([f"Epoch {epoch} kept: {selection['selection']}; each row: its r on the "
-                                      "dataset left out, beside the baselines on the same items.", "", *table_lines]))
-    model.config.training = {**training_record(stats, data, settings, len(train), len(valid), report), **selection}
-    model.save(output_dir)
-    return report
+    return train(SieraTrainer.on_pairs(pairs, encoder, data, settings, judge), Path(output_dir), log).train_report
 
 
 def training_record(

@@ -112,7 +112,7 @@ def simpeval_register_metrics():
 
 
 @simpeval.hookimpl
-def simpeval_register_commands(cli, train) -> None:
-    from simpeval_siera.cli import train_siera_command
+def simpeval_register_trainers():
+    from simpeval_siera.trainer import SieraTrainer
 
-    train.add_command(train_siera_command, name="siera")
+    return [SieraTrainer]

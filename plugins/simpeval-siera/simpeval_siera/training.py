@@ -125,6 +125,61 @@ def validation_loss(model: SieraModel, cache: FeatureCache, examples: Sequence[E
     return total / len(examples)
 
 
+class Epochs:
+    """The top layers and head from the pretrained top and a seeded head, one epoch per :meth:`step` (the
+    epoch of every SIERA trainer); every epoch's weights are kept, and :meth:`keep` loads one.
+
+    The states of every example must already be in ``cache``.
+    """
+
+    def __init__(self, model: SieraModel, cache: FeatureCache, train: Sequence[Example], valid: Sequence[Example],
+                 settings: TrainSettings, log: Callable[[str], None] = print) -> None:
+        import torch
+
+        self.started = time.perf_counter()
+        model.reset_trained(settings.seed)
+        self.model, self.cache, self.train, self.valid, self.settings, self.log = model, cache, train, valid, settings, log
+        self.rng = random.Random(settings.seed)
+        self.optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=settings.learning_rate)
+        self.lengths = [len(cache.states[(e.first, e.second)]) for e in train]
+        self.report = TrainReport()
+        self.before = model.trained_state()
+        self.epoch = 0
+
+    def step(self) -> bool:
+        """One epoch; True when training stops (the last epoch, or ``patience`` without a lower validation loss)."""
+        model, report, train = self.model, self.report, self.train
+        self.epoch += 1
+        model.train()
+        model.bottom.eval()
+        running = 0.0
+        for indices in shuffled_batches(train, self.lengths, self.settings.batch_size, self.rng):
+            loss = _batch_loss(model, self.cache, [train[i] for i in indices])
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            running += float(loss.detach()) * len(indices)
+        valid_loss = validation_loss(model, self.cache, self.valid, self.settings.batch_size * 4)
+        report.history.append({"epoch": self.epoch, "train_loss": running / len(train), "valid_loss": valid_loss,
+                               "seconds": time.perf_counter() - self.started})
+        self.log(f"epoch {self.epoch}: train loss {running / len(train):.4f}, valid loss {valid_loss:.4f}")
+        report.snapshots[self.epoch] = model.trained_state()
+        if valid_loss < report.best_valid_loss:
+            report.best_epoch, report.best_valid_loss = self.epoch, valid_loss
+        elif self.epoch - report.best_epoch >= self.settings.patience:
+            return True
+        return self.epoch >= self.settings.max_epochs
+
+    def keep(self, epoch: int | None = None) -> TrainReport:
+        """Load epoch ``epoch``'s weights (default: the lowest validation loss) and put the model in evaluation mode."""
+        report = self.report
+        report.selected_epoch = report.best_epoch if epoch is None else epoch
+        self.model.load_trained_state(report.snapshots.get(report.selected_epoch, self.before))  # before: no epoch
+        self.model.eval()
+        report.seconds = time.perf_counter() - self.started
+        return report
+
+
 def train_model(
     model: SieraModel,
     cache: FeatureCache,
@@ -137,39 +192,7 @@ def train_model(
 
     The states of every example must already be in ``cache``.
     """
-    import torch
-
-    started = time.perf_counter()
-    model.reset_trained(settings.seed)
-    rng = random.Random(settings.seed)
-    parameters = [p for p in model.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(parameters, lr=settings.learning_rate)
-    lengths = [len(cache.states[(e.first, e.second)]) for e in train]
-    report = TrainReport()
-    best_state = model.trained_state()
-    for epoch in range(1, settings.max_epochs + 1):
-        model.train()
-        model.bottom.eval()
-        running = 0.0
-        for indices in shuffled_batches(train, lengths, settings.batch_size, rng):
-            loss = _batch_loss(model, cache, [train[i] for i in indices])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            running += float(loss.detach()) * len(indices)
-        valid_loss = validation_loss(model, cache, valid, settings.batch_size * 4)
-        report.history.append(
-            {"epoch": epoch, "train_loss": running / len(train), "valid_loss": valid_loss,
-             "seconds": time.perf_counter() - started}
-        )
-        log(f"epoch {epoch}: train loss {running / len(train):.4f}, valid loss {valid_loss:.4f}")
-        report.snapshots[epoch] = model.trained_state()
-        if valid_loss < report.best_valid_loss:
-            report.best_epoch, report.best_valid_loss = epoch, valid_loss
-        elif epoch - report.best_epoch >= settings.patience:
-            break
-    model.load_trained_state(report.snapshots.get(report.best_epoch, best_state))  # best_state: before training
-    report.selected_epoch = report.best_epoch
-    model.eval()
-    report.seconds = time.perf_counter() - started
-    return report
+    epochs = Epochs(model, cache, train, valid, settings, log)
+    while not epochs.step():
+        pass
+    return epochs.keep()

@@ -10,9 +10,13 @@ from click.testing import CliRunner
 from conftest import SENTENCES
 
 from simpeval.cli import cli
+from simpeval.learning import loo
 from simpeval.learning.judge import Judge
 from simpeval.learning.rated import RatedSet, zscore
 from simpeval_siera.plugin import Siera
+
+
+LOOPS: list = []
 
 
 def synthetic_judge(seed: int = 0) -> Judge:
@@ -37,8 +41,11 @@ def chosen(tmp_path_factory, tiny_encoder):
     output = tmp_path_factory.mktemp("loo") / "ckpt"
     judge = synthetic_judge()
     pairs = [(hard, easy, i) for i, (hard, easy) in enumerate(SENTENCES * 2)]
-    report = train_siera(pairs, output, tiny_encoder, DataSettings(variant="base"),
-                         TrainSettings(max_epochs=3, patience=3, batch_size=4, learning_rate=3e-2), log=lambda _: None, judge=judge)
+    with pytest.MonkeyPatch.context() as patch:  # watch the trainer go through the one selection loop
+        loop = loo.leave_one_dataset_out
+        patch.setattr(loo, "leave_one_dataset_out", lambda fit, rated, log: LOOPS.append(fit) or loop(fit, rated, log))
+        report = train_siera(pairs, output, tiny_encoder, DataSettings(variant="base"),
+                             TrainSettings(max_epochs=3, patience=3, batch_size=4, learning_rate=3e-2), log=lambda _: None, judge=judge)
     record = json.loads((output / "siera_config.json").read_text())["training"]
     return output, record, judge, report
 
@@ -88,3 +95,18 @@ def test_the_trainer_refuses_to_choose_on_test_data(sentences, tmp_path):
                                       str(tmp_path / "simp.txt"), "-o", str(tmp_path / "o"),
                                       "--rated-datasets", "simpeval-2022,simplicity-da"])
     assert result.exit_code == 2 and "test data only" in result.output and not (tmp_path / "o").exists()
+
+
+def test_the_trainer_chose_through_the_one_loop_and_its_checkpoint_names_its_class(chosen):
+    from simpeval.learning.trainer import load_from_checkpoint, read_identity
+    from simpeval_siera.trainer import SieraTrainer
+
+    output = chosen[0]
+    assert [type(fit).__name__ for fit in LOOPS] == ["SieraTrainer"]
+    assert read_identity(output) == {"class": "simpeval_siera.trainer:SieraTrainer", "trainer": "siera", "format": 1}
+    import torch
+
+    from simpeval_siera.model import load_checkpoint
+
+    loaded, again = load_from_checkpoint(output, [SieraTrainer]), load_checkpoint(output)
+    assert all(torch.equal(v, again.trained_state()[k]) for k, v in loaded.trained_state().items())

@@ -9,7 +9,7 @@
 - :mod:`.model`: the checkpoint (JSON coefficients per feature variant and aspect) and its predictions;
 - :mod:`.training`: the labels that define each aspect, features of the rated datasets, models chosen
   by leave-one-dataset-out;
-- :mod:`.plugin` and :mod:`.cli`: the ``simpq`` metric and ``simpeval train simpq``.
+- :mod:`.plugin` and :mod:`.trainer`: the ``simpq`` metric and its trainer (``simpeval train simpq``).
 """
 
 __version__ = "0.1.0"

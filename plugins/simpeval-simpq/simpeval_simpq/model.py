@@ -17,8 +17,10 @@ import numpy as np
 
 from simpeval import UsageError
 from simpeval_simpq.features import GROUPS, columns
+from simpeval_simpq.trainer import CHECKPOINT_FILE
 
-CHECKPOINT_FILE = "simpq.json"
+__all__ = ["ASPECTS", "CHECKPOINT_FILE", "VARIANTS", "AspectModel", "load", "save", "to_json", "variant_key"]
+
 ASPECTS = ("simplicity", "meaning", "fluency")
 VARIANTS = (("base",), ("base", "cescore"), ("base", "embeddings"), ("base", "cescore", "embeddings"))
 

@@ -94,7 +94,7 @@ def simpeval_register_metrics():
 
 
 @simpeval.hookimpl
-def simpeval_register_commands(cli, train) -> None:
-    from simpeval_simpq.cli import train_simpq_command
+def simpeval_register_trainers():
+    from simpeval_simpq.trainer import SimpqTrainer
 
-    train.add_command(train_simpq_command, name="simpq")
+    return [SimpqTrainer]

@@ -128,8 +128,8 @@ def train_aspect(aspect: str, sets: Sequence[RatedSet], matrices: dict[str, np.n
     y = [labels for _, labels in pairs]
     base = [baselines[n] for n in names] if baselines is not None else ()
     candidates = {**loo.ridge_candidates(alphas), **loo.single_feature_candidates(used)}
-    selection = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])
-    fitted = candidates[selection.chosen][0](np.vstack(x), np.concatenate(y))
+    selection = loo.select(candidates, x, y, names, base, [s.keys for s, _ in pairs])  # the one selection loop
+    fitted = selection.model  # the kept candidate refitted on every dataset
     return AspectResult(aspect, selection, AspectModel(fitted.mean, fitted.scale, fitted.weights, fitted.bias))
 
 

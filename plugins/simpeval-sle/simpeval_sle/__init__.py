@@ -13,7 +13,7 @@ modules, each with one job:
 - :mod:`.labels`: SLE's label softening by -FKGL within each level;
 - :mod:`.training`: cached features, the training loop with document-MAE selection,
   the FKGL-regression baseline;
-- :mod:`.plugin` and :mod:`.cli`: the metrics and the ``simpeval train sle`` command.
+- :mod:`.plugin` and :mod:`.trainer`: the metrics and their trainer (``simpeval train sle``).
 """
 
 __version__ = "0.1.0"

@@ -1,15 +1,15 @@
-"""Choosing SLE's head by leave-one-dataset-out on rated simplicity data it never trained on.
+"""What SLE's epochs are judged by on rated simplicity data it never trained on: ``sle-delta``.
 
-SLE learns reading levels (OneStopEnglish), never a human rating of a simplification. What the
-trainer chooses, the epoch whose head is shipped, is chosen by how well ``sle-delta`` (the
-output's level minus its source's) correlates with the simplicity ratings of the rated datasets,
-leave-one-dataset-out (:mod:`simpeval.learning.judge`): the table reports, for each dataset, the
-head chosen on the others. Sentences are embedded once, cached on disk like the corpus's.
+SLE learns reading levels (OneStopEnglish), never a human rating of a simplification. The epoch
+whose head is shipped is chosen by how well ``sle-delta`` (the output's level minus its source's)
+correlates with the simplicity ratings of the rated datasets, through the one selection loop
+(:class:`~simpeval_sle.trainer.SleTrainer`): the table reports, for each dataset, the head chosen on
+the others. Sentences are embedded once, cached on disk like the corpus's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -41,20 +41,3 @@ def delta_scores(predict: Callable[[np.ndarray], list[float]], rated: Texts) -> 
     """Per dataset, each item's ``sle-delta``: mean output sentence level minus mean source sentence level."""
     return {name: mean_levels(predict, outputs) - mean_levels(predict, sources)
             for name, (sources, outputs) in rated.items()}
-
-
-def choose_epoch(head, snapshots: Mapping[int, dict], rated: Texts, judge: Judge):
-    """``(kept epoch, folds, candidate -> dataset -> r)``: each epoch's head judged by :func:`delta_scores`.
-
-    ``head`` ends up holding the kept epoch's weights.
-    """
-    from simpeval_sle.model import predict_embeddings
-
-    scores = {}
-    for epoch, state in snapshots.items():
-        head.load_state_dict(state)
-        scores[f"epoch {epoch}"] = delta_scores(lambda v: predict_embeddings(head.eval(), v), rated)
-    kept, folds, table = judge.choose(scores)
-    epoch = int(kept.split()[1])
-    head.load_state_dict(snapshots[epoch])
-    return epoch, folds, table

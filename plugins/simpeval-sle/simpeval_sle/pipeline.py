@@ -16,57 +16,51 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from simpeval.cache import write_atomic
-from simpeval.learning.judge import Judge
-from simpeval.learning.report import folds_from_record, folds_record, loo_table
+from simpeval.learning.report import folds_from_record, loo_table
 from simpeval_sle import __version__
-from simpeval_sle.corpus import LEVEL_NAMES, load_corpus, split_articles
+from simpeval_sle.corpus import LEVEL_NAMES, load_corpus
 from simpeval_sle.model import predict_embeddings, save_checkpoint
 from simpeval_sle.settings import TrainSettings
-from simpeval_sle.training import document_levels, featurize, fkgl_baseline, mae_by_level, registry_fkgl, train_head
+from simpeval_sle.training import document_levels, fkgl_baseline, mae_by_level, registry_fkgl
+
+if TYPE_CHECKING:
+    from simpeval.learning.judge import Judge
 
 MODEL_CARD = "MODEL_CARD.md"
 
 
 def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: TrainSettings,
               log: Callable[[str], None] = print, judge: Judge | None = None) -> dict:
-    """Train, select, test once and save; returns the ``training`` record stored in the checkpoint.
+    """Train, select, test once and save (:class:`~simpeval_sle.trainer.SleTrainer`); returns the ``training``
+    record stored in the checkpoint.
 
     :param judge: rated datasets to choose the epoch on, leave-one-dataset-out (None: the validation MAE).
     """
-    started = time.perf_counter()
-    documents = load_corpus(data_dir)
-    split = split_articles(sorted({d.article for d in documents}), settings.seed)
-    parts = {name: [d for d in documents if d.article in set(articles)] for name, articles in split.items()}
-    log(", ".join(f"{name}: {len(articles)} articles" for name, articles in split.items()))
-    features = {name: featurize(docs, encoder) for name, docs in parts.items()}
-    log(f"embedded {sum(len(v) for f in features.values() for v in f.vectors)} sentences "
-        f"in {time.perf_counter() - started:.0f} s")
-    config, head, report = train_head(features["train"], features["validation"], settings, log)
-    config.encoder = encoder
-    selection = {"selection": "the epoch with the lowest validation document MAE", "selected_epoch": report.best_epoch}
-    if judge is not None:
-        from simpeval_sle.loo import READ, choose_epoch, rated_vectors
+    from simpeval.learning.trainer import train
+    from simpeval_sle.trainer import SleTrainer
 
-        epoch, folds, table = choose_epoch(head, report.snapshots, rated_vectors(judge, encoder), judge)
-        selection = {
-            "selection": f"the epoch whose {READ} has the best mean Pearson r with {judge.aspect} over the rated "
-                         "datasets; each left-out row: the epoch chosen on the other datasets",
-            "selected_epoch": epoch, "rated_datasets": judge.names,
-            "leave_one_dataset_out": folds_record(folds),
-            "candidates": {c: {n: round(r, 4) for n, r in per.items()} for c, per in table.items()},
-        }
-        log("\n".join(loo_table([(READ, folds)])))
+    return train(SleTrainer.on_settings(data_dir, encoder, settings, judge), Path(output), log).config.training
+
+
+def save_trained(trainer, output: str | Path):
+    """Score the kept head once on the test articles, write its checkpoint and model card; returns its config."""
+    from simpeval_sle.loo import READ
+
+    config, head, report, parts = trainer.epochs.config, trainer.epochs.head, trainer.epochs.report, trainer.parts
+    config.encoder = trainer.encoder
+    selection = trainer.selection_record(READ, trainer.selected_epoch, "the epoch with the lowest validation document MAE")
     n_levels = len(LEVEL_NAMES)
-    test_levels = document_levels(lambda v: predict_embeddings(head, v), features["test"])
+    test_levels = document_levels(lambda v: predict_embeddings(head, v), trainer.encoded["test"])
     fkgl = registry_fkgl()
     baseline = fkgl_baseline(parts["train"], parts["test"], fkgl)
     config.training = {
         "corpus": "OneStopEnglish (Vajjala and Lucic 2018), CC BY-SA 4.0",
         "levels": {str(i): name for i, name in enumerate(LEVEL_NAMES)},
-        "split": split,
-        "settings": vars(settings),
+        "split": trainer.split,
+        "settings": vars(trainer.settings),
         "train_sentences": report.train_sentences,
         "dropped_outliers": report.dropped_outliers,
         "best_epoch": report.best_epoch,
@@ -76,7 +70,7 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
         "test_document_mae": mae_by_level(test_levels, parts["test"], n_levels),
         "test_document_mae_fkgl_baseline": mae_by_level(baseline, parts["test"], n_levels),
         "fkgl_signature": fkgl.signature(),
-        "seconds": round(time.perf_counter() - started, 1),
+        "seconds": round(time.perf_counter() - trainer.started, 1),
         "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
         "load_average": _load_average(),
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -84,7 +78,7 @@ def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: 
     }
     save_checkpoint(output, config, head)
     write_atomic(Path(output) / MODEL_CARD, model_card(config))
-    return config.training
+    return config
 
 
 def test_articles_fkgl_baseline(data_dir: str | Path, split: dict[str, list[str]]) -> dict:

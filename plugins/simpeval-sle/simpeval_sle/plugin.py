@@ -135,7 +135,7 @@ def simpeval_register_metrics():
 
 
 @simpeval.hookimpl
-def simpeval_register_commands(cli, train) -> None:
-    from simpeval_sle.cli import train_sle_command
+def simpeval_register_trainers():
+    from simpeval_sle.trainer import SleTrainer
 
-    train.add_command(train_sle_command, name="sle")
+    return [SleTrainer]

@@ -118,49 +118,67 @@ def mae_by_level(predicted: Sequence[float], documents: Sequence[Document], n_le
     return result
 
 
-def train_head(train: Features, valid: Features, settings: TrainSettings, log: Callable[[str], None] = print):
-    """Fit the head; returns ``(config, head, report)``, the head holding the weights of the epoch
-    of lowest validation document MAE."""
-    import torch
-    from torch import nn
+class Epochs:
+    """The head from seed ``settings.seed``, one epoch per :meth:`step` (the epoch of every SLE trainer); every
+    epoch's weights are kept, and :meth:`keep` loads one."""
 
-    from simpeval_sle.model import SleConfig, build_head, predict_embeddings
+    def __init__(self, train: Features, valid: Features, settings: TrainSettings,
+                 log: Callable[[str], None] = print) -> None:
+        import torch
 
-    started = time.perf_counter()
-    x, y, dropped = training_examples(train)
-    torch.manual_seed(settings.seed)
-    config = SleConfig(input_size=x.shape[1], hidden_size=settings.hidden_size, dropout=settings.dropout)
-    head = build_head(config)
-    optimiser = torch.optim.Adam(head.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
-    generator = torch.Generator().manual_seed(settings.seed)
-    inputs, targets = torch.from_numpy(x), torch.from_numpy(y)
-    report = TrainReport(train_sentences=len(y), dropped_outliers=dropped)
-    stale = 0
-    n_levels = len(config.levels)
-    for epoch in range(1, settings.max_epochs + 1):
+        from simpeval_sle.model import SleConfig, build_head
+
+        self.started = time.perf_counter()
+        x, y, dropped = training_examples(train)
+        torch.manual_seed(settings.seed)
+        self.config = SleConfig(input_size=x.shape[1], hidden_size=settings.hidden_size, dropout=settings.dropout)
+        self.head = build_head(self.config)
+        self.optimiser = torch.optim.Adam(self.head.parameters(), lr=settings.learning_rate,
+                                          weight_decay=settings.weight_decay)
+        self.generator = torch.Generator().manual_seed(settings.seed)
+        self.inputs, self.targets = torch.from_numpy(x), torch.from_numpy(y)
+        self.report = TrainReport(train_sentences=len(y), dropped_outliers=dropped)
+        self.valid, self.settings, self.log = valid, settings, log
+        self.epoch = self.stale = 0
+
+    def step(self) -> bool:
+        """One epoch; True when training stops (the last epoch, or ``patience`` without a lower validation MAE)."""
+        import torch
+        from torch import nn
+
+        from simpeval_sle.model import predict_embeddings
+
+        head, report, n = self.head, self.report, len(self.targets)
+        self.epoch += 1
         head.train()
         total = 0.0
-        for batch in torch.randperm(len(y), generator=generator).split(settings.batch_size):
-            optimiser.zero_grad()
-            loss = nn.functional.mse_loss(head(inputs[batch]).squeeze(-1), targets[batch])
+        for batch in torch.randperm(n, generator=self.generator).split(self.settings.batch_size):
+            self.optimiser.zero_grad()
+            loss = nn.functional.mse_loss(head(self.inputs[batch]).squeeze(-1), self.targets[batch])
             loss.backward()
-            optimiser.step()
+            self.optimiser.step()
             total += loss.item() * len(batch)
         head.eval()
-        valid_mae = mae_by_level(document_levels(lambda v: predict_embeddings(head, v), valid),
-                                 valid.documents, n_levels)["all"]
-        report.history.append({"epoch": epoch, "train_loss": total / len(y), "valid_document_mae": valid_mae})
-        report.snapshots[epoch] = {k: v.detach().clone() for k, v in head.state_dict().items()}
-        log(f"epoch {epoch}: train loss {total / len(y):.4f}, validation document MAE {valid_mae:.4f}")
+        valid_mae = mae_by_level(document_levels(lambda v: predict_embeddings(head, v), self.valid),
+                                 self.valid.documents, len(self.config.levels))["all"]
+        report.history.append({"epoch": self.epoch, "train_loss": total / n, "valid_document_mae": valid_mae})
+        report.snapshots[self.epoch] = {k: v.detach().clone() for k, v in head.state_dict().items()}
+        self.log(f"epoch {self.epoch}: train loss {total / n:.4f}, validation document MAE {valid_mae:.4f}")
         if valid_mae < report.best_valid_mae:
-            report.best_epoch, report.best_valid_mae, stale = epoch, valid_mae, 0
+            report.best_epoch, report.best_valid_mae, self.stale = self.epoch, valid_mae, 0
         else:
-            stale += 1
-            if stale >= settings.patience:
-                break
-    head.load_state_dict(report.snapshots[report.best_epoch])
-    report.seconds = time.perf_counter() - started
-    return config, head.eval(), report
+            self.stale += 1
+            if self.stale >= self.settings.patience:
+                return True
+        return self.epoch >= self.settings.max_epochs
+
+    def keep(self, epoch: int | None = None) -> int:
+        """Load epoch ``epoch``'s weights (default: the lowest validation MAE); returns the epoch."""
+        epoch = self.report.best_epoch if epoch is None else epoch
+        self.head.load_state_dict(self.report.snapshots[epoch])
+        self.head.eval()
+        self.report.seconds = time.perf_counter() - self.started
+        return epoch
 
 
 def fkgl_baseline(train: Sequence[Document], evaluated: Sequence[Document], fkgl=None) -> np.ndarray:

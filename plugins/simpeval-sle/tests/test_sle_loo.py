@@ -10,11 +10,15 @@ from click.testing import CliRunner
 from sle_testdata import ARTICLES, write_corpus
 
 from simpeval.cli import cli
+from simpeval.learning import loo
 from simpeval.learning.judge import Judge
 from simpeval.learning.rated import RatedSet, zscore
-from simpeval_sle.model import CONFIG_FILE
+from simpeval_sle.model import CONFIG_FILE, load_checkpoint
 from simpeval_sle.plugin import SleDelta
 from simpeval_sle.settings import TrainSettings
+
+
+LOOPS: list = []
 
 
 def synthetic_judge(seed: int = 0) -> Judge:
@@ -38,8 +42,11 @@ def chosen(tmp_path_factory, tiny_encoder):
     root = tmp_path_factory.mktemp("loo")
     judge = synthetic_judge()
     settings = TrainSettings(max_epochs=4, patience=4, batch_size=4, hidden_size=8)
-    record = train_sle(write_corpus(root / "data"), root / "ckpt", tiny_encoder, settings, log=lambda _: None,
-                       judge=judge)
+    with pytest.MonkeyPatch.context() as patch:  # watch the trainer go through the one selection loop
+        loop = loo.leave_one_dataset_out
+        patch.setattr(loo, "leave_one_dataset_out", lambda fit, rated, log: LOOPS.append(fit) or loop(fit, rated, log))
+        record = train_sle(write_corpus(root / "data"), root / "ckpt", tiny_encoder, settings, log=lambda _: None,
+                           judge=judge)
     return root / "ckpt", record, judge
 
 
@@ -77,3 +84,17 @@ def test_the_trainer_refuses_to_choose_on_test_data(tmp_path):
     result = CliRunner().invoke(cli, ["train", "sle", "--data-dir", str(write_corpus(tmp_path / "d")), "-o",
                                       str(tmp_path / "o"), "--rated-datasets", "simplicity-da,simpeval-2022"])
     assert result.exit_code == 2 and "test data only" in result.output and not (tmp_path / "o").exists()
+
+
+def test_the_trainer_chose_through_the_one_loop_and_its_checkpoint_names_its_class(chosen):
+    from simpeval.learning.trainer import load_from_checkpoint, read_identity
+    from simpeval_sle.trainer import SleTrainer
+
+    output = chosen[0]
+    assert [type(fit).__name__ for fit in LOOPS] == ["SleTrainer"]
+    assert read_identity(output) == {"class": "simpeval_sle.trainer:SleTrainer", "trainer": "sle", "format": 1}
+    import torch
+
+    (config, head), (_, again) = load_from_checkpoint(output, [SleTrainer]), load_checkpoint(str(output))
+    assert config.training["selected_epoch"] == chosen[1]["selected_epoch"]
+    assert all(torch.equal(v, again.state_dict()[k]) for k, v in head.state_dict().items())
