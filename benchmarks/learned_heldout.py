@@ -1,6 +1,6 @@
 """Every shipped learned metric judged on the rated datasets outside its training data.
 
-    nice -n 10 python benchmarks/learned_heldout.py [--cards-only | --sledoc-only]
+    nice -n 10 python benchmarks/learned_heldout.py [--cards-only | --sledoc-only | --rejudge]
 
 For each learned metric (:data:`JUDGED`: which sub-score measures which aspect) and each rated
 dataset with that aspect's label outside its ``trained_on`` (SimpEval_2022 included: these models
@@ -13,7 +13,9 @@ baseline scores go through the score cache (``$SIMPEVAL_CACHE_DIR``), so a rerun
 Writes each metric's record (``<model card folder>/NAME.judged.json``, section ``heldout``), its card
 ``docs/plugins/cards/NAME.md`` and ``docs/reproduced/learned-heldout.md``. ``--cards-only`` renders the
 cards and the page from the records without scoring (after a trainer's benchmark wrote its section; the page
-keeps the last full run's time); ``--sledoc-only``
+keeps the last full run's time); ``--rejudge`` judges the stored rows again beside every baseline computed now
+(non-learned, minutes), each learned metric's r as the last full run stored it (its scoring is what costs;
+:func:`simpeval.learning.heldout.rejudge_rows` checks that every row's items are the same); ``--sledoc-only``
 judges sledoc alone first. sledoc's record holds the SLE checkpoint's one FKGL-regression baseline (the
 registry's ``fkgl``, computed now), from which the SLE model card's test-article table is rendered.
 """
@@ -137,11 +139,12 @@ def render_sle_card(registry) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards-only", action="store_true", help="render the cards from the records, without scoring")
+    parser.add_argument("--rejudge", action="store_true",
+                        help="judge the stored rows again beside the baselines computed now (no learned scoring)")
     parser.add_argument("--sledoc-only", action="store_true",
                         help="judge only sledoc (its test-article FKGL baseline, seconds), then render the cards")
     from simpeval.datadir import resolve_data_dir
-    from simpeval.learning.baselines import baseline_scores
-    from simpeval.learning.heldout import ASPECT_DATASETS, judge_metric, rated_items
+    from simpeval.learning.heldout import judge_metric
     from simpeval.learning.record import update_record
     from simpeval.registry import load_registry
 
@@ -157,10 +160,10 @@ def main() -> None:
         return
     start = time.perf_counter()
     data_dir = resolve_data_dir(None)
-    names = sorted({d for datasets in ASPECT_DATASETS.values() for d in datasets},
-                   key=ASPECT_DATASETS["simplicity"].index)
-    items = [rated_items(data_dir, name) for name in names]
-    baselines = {data.name: baseline_scores(data.sources, data.outputs, data.references, registry) for data in items}
+    items, baselines = rated_baselines(registry, data_dir)
+    if args.rejudge:
+        rejudge(registry, data_dir, items, baselines, start)
+        return
     page_rows, unknown = [], set()
     for name, scores in JUDGED.items():
         cls = registry.metric_class(name)
@@ -177,6 +180,45 @@ def main() -> None:
     table = write_page(registry, page_rows, unknown, f"Ran {time.perf_counter() - start:.0f} s (scores through the score "
                f"cache), load average {os.getloadavg()[0]:.1f} at the end (shared 2-core machine).")
     print("\n".join(table))
+
+
+def rated_baselines(registry, data_dir: Path) -> tuple[list, dict]:
+    """Every rated dataset's items (:data:`simpeval.learning.heldout.ASPECT_DATASETS`) and every baseline's
+    scores on them (dataset -> baseline -> per item)."""
+    from simpeval.learning.baselines import baseline_scores
+    from simpeval.learning.heldout import ASPECT_DATASETS, rated_items
+
+    names = sorted({d for datasets in ASPECT_DATASETS.values() for d in datasets},
+                   key=ASPECT_DATASETS["simplicity"].index)
+    items = [rated_items(data_dir, name) for name in names]
+    return items, {data.name: baseline_scores(data.sources, data.outputs, data.references, registry) for data in items}
+
+
+def rejudge(registry, data_dir: Path, items, baselines, start: float) -> None:
+    """Every judged metric's stored held-out rows judged again beside ``baselines`` (computed now), each row's r
+    as the last full run stored it; the records, cards and page rewritten (the page keeps that run's time)."""
+    import re
+
+    from simpeval.learning.heldout import rejudge_rows
+    from simpeval.learning.record import load_record, rows_of, update_record
+
+    page_rows = []
+    for name in JUDGED:
+        cls = registry.metric_class(name)
+        record = load_record(cls)
+        rows = rejudge_rows(cls, rows_of(record, "heldout"), items, registry, data_dir, baselines)
+        update_record(cls, "heldout", rows, f"{COMMAND} --rejudge", record["sections"]["heldout"].get("notes", []))
+        page_rows += [(name, row) for row in rows]
+    write_cards(registry)
+    point_model_cards(registry)
+    render_sle_card(registry)
+    old = PAGE.read_text(encoding="utf-8") if PAGE.exists() else ""
+    found = re.search(r"^Ran \d+ s .*?\)\.", old, re.M)
+    ran = (found.group(0) if found else "The last full run's time is not known.") + (
+        f" Baselines judged again by `{COMMAND} --rejudge` on {time.strftime('%Y-%m-%d', time.gmtime())} in "
+        f"{time.perf_counter() - start:.0f} s (load average {os.getloadavg()[0]:.1f} at the end): every baseline "
+        "computed anew, each learned metric's r as that run stored it (the same items, checked).")
+    print("\n".join(write_page(registry, page_rows, unreadable_training(registry, data_dir), ran)))
 
 
 TITLE = "# Learned metrics on rated data outside their training data"
@@ -242,7 +284,7 @@ def rewrite_page(registry, data_dir: Path) -> None:
     ran = (found.group(0) if found else "The last full run's time is not known.") + (
         " Rows re-rendered from the judged records by `--cards-only` (no scoring) on "
         f"{time.strftime('%Y-%m-%d', time.gmtime())}.") + (
-        f" Non-learned metrics registered since the rows were judged, not among their baselines until a full rerun: "
+        f" Non-learned metrics registered since the rows were judged, not among their baselines until `--rejudge`: "
         f"{', '.join(added)}." if added else "")
     write_page(registry, page_rows_from_records(registry), unreadable_training(registry, data_dir), ran, compared)
 

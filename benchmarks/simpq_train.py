@@ -1,6 +1,7 @@
 """Train the shipped simpq checkpoint, judged on the dataset each fold leaves out, and write its model card and page.
 
     nice -n 10 python benchmarks/simpq_train.py [--feature-cache /tmp/simpq-features.npz] [--heldout-section-only]
+                                                [--rejudge]
 
 Per feature variant (base; base+cescore; base+embeddings; base+cescore+embeddings) and aspect, the
 candidate (a ridge per penalty, or one feature alone) is chosen by the mean leave-one-dataset-out
@@ -12,6 +13,8 @@ registry metric (:mod:`simpeval.learning.verdict`), the old definition of simpli
 and every variant scored once on SimpEval_2022 (test data: never trained or selected on), after
 selection; and the ``trainer`` section of simpq's judged record and its card. ``--heldout-section-only``
 rewrites only the card's (and page's) last section, the pointer to the held-out rows, without training.
+``--rejudge`` judges the record's trainer rows again beside every baseline computed now, each fold's r as the
+last run stored it (:func:`rejudge`), and rewrites their rows of the card's and page's left-out table.
 """
 
 from __future__ import annotations
@@ -222,12 +225,59 @@ def rewrite_heldout_section() -> None:
     write_card_and_page(card[:start] + heldout_section())
 
 
+def rejudge() -> None:
+    """The ``trainer`` rows of simpq's record judged again by the one judge beside every registry baseline computed
+    now on the left-out dataset's items and labels (what the folds were judged on), keeping each fold's r, n and
+    choice as the last training run stored them (training is what costs); the record, card and page rows
+    rewritten. The card's headline and win count were written from that run's verdicts: a changed verdict or
+    strongest baseline is refused (it needs the full run)."""
+    from learned_heldout import write_cards
+    from simpeval.datadir import resolve_data_dir
+    from simpeval.learning.rated import load_rated
+    from simpeval.learning.record import load_record, row_cells, rows_of, update_record
+    from simpeval.learning.verdict import judge, pearson
+    from simpeval.registry import load_registry
+    from simpeval_simpq.training import DATASETS, aspect_labels, label_text, rated_baselines
+
+    sets = load_rated(resolve_data_dir(None), list(DATASETS))
+    baselines = rated_baselines(sets)
+    labels = {(aspect, rated.name): values for aspect in ASPECTS for rated, values in aspect_labels(sets, aspect)}
+    registry = load_registry()
+    cls = registry.metric_class("simpq")
+    record = load_record(cls)
+    rows = []
+    for row in rows_of(record, "trainer"):
+        values = labels[row.aspect, row.dataset]
+        if len(values) != row.n:
+            raise SystemExit(f"simpq on {row.dataset}: {len(values)} items now, {row.n} when judged: run it in full")
+        again = judge(row.r, row.n, {k: pearson(v, values) for k, v in baselines[row.dataset].items()},
+                      dataset=row.dataset, aspect=row.aspect, score=row.score, chosen=row.chosen, dropped=row.dropped)
+        if (again.verdict, again.baseline, again.baseline_sign) != (row.verdict, row.baseline, row.baseline_sign):
+            raise SystemExit(f"simpq on {row.dataset} / {row.aspect}: {row.verdict} beside {row.baseline} when "
+                             f"trained, {again.verdict} beside {again.baseline} now: run it in full (the headline)")
+        rows.append(again)
+    update_record(cls, "trainer", rows, f"{COMMAND} --rejudge", record["sections"]["trainer"].get("notes", []))
+    write_cards(registry)
+    card = (CHECKPOINT / "MODEL_CARD.md").read_text(encoding="utf-8").split("\n")
+    for row in rows:
+        start = f"| {row.aspect} | {row.dataset} ({label_text(row.aspect, row.dataset)}) | {row.n} | "
+        (i,) = [i for i, line in enumerate(card) if line.startswith(start)]
+        card[i] = start + f"{row.dropped} | {row.chosen} | " + " | ".join(row_cells(row)) + " |"
+    write_card_and_page(card)
+    print("\n".join(line for line in card if line.startswith("| ") and "(of " in line))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--feature-cache", type=Path, default=None)
     parser.add_argument("--heldout-section-only", action="store_true",
                         help="rewrite only the card's and page's held-out section (seconds; nothing trained)")
+    parser.add_argument("--rejudge", action="store_true",
+                        help="judge the record's trainer rows again beside the baselines computed now (nothing trained)")
     args = parser.parse_args()
+    if args.rejudge:
+        rejudge()
+        return
     if args.heldout_section_only:
         rewrite_heldout_section()
         return

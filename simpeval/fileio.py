@@ -11,6 +11,7 @@ the path or link that names them (:func:`command_files`, :func:`note_read`).
 
 from __future__ import annotations
 
+import atexit
 import errno
 import glob
 import os
@@ -327,6 +328,18 @@ def _standard_stream(output: str | None) -> TextIO | None:
     return {1: sys.stdout, 2: sys.stderr}.get(fd)
 
 
+_unpublished: set[Path] = set()
+"""Stages not yet published or deleted. A signal can end the process between creating a stage and
+entering its ``with`` block (SIGTERM raises there under load), where ``__exit__`` never runs: the
+interpreter's exit deletes what is left here."""
+
+
+@atexit.register
+def _delete_unpublished() -> None:
+    for tmp in list(_unpublished):
+        tmp.unlink(missing_ok=True)
+
+
 class StagedOutput:
     """A command's output, written piece by piece as it is produced and published whole at the end.
 
@@ -364,6 +377,7 @@ class StagedOutput:
                 fd, tmp = tempfile.mkstemp(dir=self._target.parent, prefix=_temporary_prefix(self._target),
                                            suffix=".tmp")
                 self._tmp = Path(tmp)
+                _unpublished.add(self._tmp)
                 hold_while_open(fd)
                 self._handle = os.fdopen(fd, "w", encoding="utf-8", newline="")
         except OSError as exc:
@@ -402,6 +416,7 @@ class StagedOutput:
             self._handle.close()
             os.chmod(self._tmp, mode)  # mkstemp's 0600 would make results private
             os.replace(self._tmp, self._target)
+            _unpublished.discard(self._tmp)
             self._tmp = None
         except OSError as exc:
             raise self._unwritable(exc) from None
@@ -416,6 +431,7 @@ class StagedOutput:
             pass  # the write that failed is reported below; closing flushes it again
         if self._tmp is not None:
             self._tmp.unlink(missing_ok=True)
+            _unpublished.discard(self._tmp)
         if isinstance(exc, OSError) and exc.errno in _FULL:
             raise self._unwritable(exc) from None  # a writer (csv) wrote to the handle directly
 

@@ -9,6 +9,7 @@ every baseline's, and says how many items were scored, instead of turning the wh
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,30 @@ def test_an_unscored_item_is_left_out_and_counted():
                           dataset="d", aspect="simplicity", score="s")
     assert row.r == pytest.approx(0.9933, abs=1e-4) and row.n == 3
     assert (row.baseline, row.baseline_r, row.verdict) == ("b", pytest.approx(1.0), "loss")
+
+
+def test_rejudged_rows_keep_the_metrics_r_and_take_the_baselines_computed_now():
+    """``learned_heldout.py --rejudge``: a stored row judged again beside other baselines equals the row the
+    judge gives from the scores with those baselines; a row whose items changed is refused."""
+    import numpy as np
+
+    from simpeval.learning.heldout import RatedItems, rejudge_rows
+    from simpeval.learning.verdict import judge_scores
+
+    class Learned:
+        name, trained_on = "learned", ()
+
+    rng = np.random.default_rng(0)
+    labels, scores = rng.normal(size=50), rng.normal(size=50)
+    labels[3] = np.nan
+    data = RatedItems("d", [f"s {i}" for i in range(50)], [f"o {i}" for i in range(50)], None, {"simplicity": labels})
+    before, after = {"a": rng.normal(size=50)}, {"a": rng.normal(size=50), "b": labels + rng.normal(size=50)}
+    (stored,) = judge_scores(scores, labels, before, dataset="d", aspect="simplicity", score="learned")
+    (expected,) = judge_scores(scores, labels, after, dataset="d", aspect="simplicity", score="learned")
+    (again,) = rejudge_rows(Learned, [stored], [data], None, Path("."), {"d": after})
+    assert again == expected and again.r == stored.r and (again.baseline, again.baselines_compared) == ("b", 2)
+    with pytest.raises(ValueError, match="full run"):
+        rejudge_rows(Learned, [replace(stored, n=50)], [data], None, Path("."), {"d": after})
 
 
 def test_simpeval_past_has_the_empty_output_sle_delta_cannot_score():

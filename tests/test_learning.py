@@ -128,6 +128,24 @@ def test_baselines_are_every_registry_metric_that_needs_no_model():
     assert "sari" not in free and "bleu" not in free and "bleu-source" in free and "fkgl" in free
 
 
+def test_sentence_baselines_leave_out_what_the_sentence_leaderboard_leaves_to_the_document_board():
+    """One predicate (``Metric.documents_only``) for both: agg-bleu, agg-sari and d-sari score whole documents
+    only, so neither the sentence leaderboard nor a learned metric's judge on rated sentences compares them."""
+    from simpeval.cli.leaderboard import default_metrics
+    from simpeval.learning.baselines import baseline_metrics
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    documents_only = {name for name, cls in registry.metrics.items() if cls.documents_only}
+    assert {"agg-bleu", "agg-sari", "d-sari"} <= documents_only and not {"sari", "bleu", "fre", "lix"} & documents_only
+    sentence = baseline_metrics(registry)
+    assert not documents_only & set(sentence) and {"sari", "fre", "lix", "rix", "familiarity"} <= set(sentence)
+    assert {"agg-bleu", "agg-sari", "d-sari"} <= set(baseline_metrics(registry, level="document"))
+    _, left_out = default_metrics(registry, neural=False)
+    board_documents = {line.split(":")[0] for line in left_out if line.endswith("on the document board")}
+    assert board_documents == {name for name in documents_only if not registry.metrics[name].neural}
+
+
 def test_single_feature_candidates_use_one_column_only():
     rng = np.random.default_rng(3)
     x = rng.normal(size=(50, 3))

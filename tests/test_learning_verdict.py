@@ -234,3 +234,37 @@ def test_no_title_calls_a_table_with_contaminated_cells_data_never_seen():
     for name, row in heldout.page_rows_from_records(load_registry()):
         assert f"| {name} " + table_lines([row])[2] in page
     assert "contaminated (" in page
+
+
+def test_learned_heldout_page_cards_and_metrics_show_agree_and_judge_beside_todays_baselines():
+    """The held-out rows of lens-mini, simpq, sle and siera: ``metrics show NAME``, the card and the learned-heldout
+    page show the record's rows, and the page names as baselines exactly the registry's baseline metrics now
+    (:func:`simpeval.learning.baselines.baseline_metrics`: a metric registered since needs
+    ``learned_heldout.py --rejudge``, which recomputes the baselines and keeps each learned r); sledoc's shows its
+    document MAE."""
+    import re
+
+    from click.testing import CliRunner
+
+    from simpeval.cli import cli
+    from simpeval.learning.baselines import baseline_metrics
+    from simpeval.learning.record import load_record, rows_of, table_lines
+    from simpeval.registry import load_registry
+
+    registry = load_registry()
+    page = (ROOT / "docs" / "reproduced" / "learned-heldout.md").read_text(encoding="utf-8")
+    listed = re.search(r"strongest of (\d+) non-learned registry metrics \(([^)]*)\)", page)
+    assert listed.group(2).split(", ") == sorted(baseline_metrics(registry)) and "until `--rejudge`" not in page
+    assert int(listed.group(1)) == len(baseline_metrics(registry))
+    for name in ("lens-mini", "simpq", "sle", "siera"):
+        rows = rows_of(load_record(registry.metric_class(name)), "heldout")
+        shown = CliRunner().invoke(cli, ["metrics", "show", name])
+        assert shown.exit_code == 0, shown.output
+        lines = [line.strip() for line in shown.output.splitlines()]
+        card = (ROOT / "docs" / "plugins" / "cards" / f"{name}.md").read_text(encoding="utf-8")
+        assert "\n".join(table_lines(rows)) in card
+        for row in rows:
+            assert _shown(row).strip() in lines, _shown(row)
+            assert f"| {name} " + table_lines([row])[2] in page
+    sledoc = CliRunner().invoke(cli, ["metrics", "show", "sledoc"])
+    assert sledoc.exit_code == 0 and "document MAE" in sledoc.output

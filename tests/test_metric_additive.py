@@ -68,3 +68,36 @@ def test_sentence_bleu_smooths_where_corpus_bleu_does_not():
     metric = Bleu()
     [item] = metric.corpus_statistics(["a b c d"], ["a x c y"], [["a b c d"]])
     assert metric._score_from_item(item) != metric._score_from_totals(item)
+
+
+def test_counting_pauses_the_garbage_collector_and_restores_it():
+    """The additive metrics count with Python's cyclic collector paused (it would walk every object the
+    process holds at each collection their allocations trigger), and leave it as they found it."""
+    import gc
+
+    from simpeval.store import gc_paused
+
+    seen = []
+
+    class Recording(WordShare):
+        def _item_statistics(self, sources, outputs, references=None):
+            seen.append(gc.isenabled())
+            return super()._item_statistics(sources, outputs, references)
+
+    metric = Recording()
+    assert gc.isenabled()
+    metric.sentence_scores(SOURCES, OUTPUTS)
+    metric.corpus_score(SOURCES, OUTPUTS)
+    metric.corpus_statistics(SOURCES, OUTPUTS)
+    assert seen == [False, False, False] and gc.isenabled()
+    with pytest.raises(ZeroDivisionError):
+        with gc_paused():
+            1 / 0
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # paused by someone else: stays so
+    finally:
+        gc.enable()

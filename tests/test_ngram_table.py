@@ -83,6 +83,24 @@ def test_sari_counts_equal_the_definition() -> None:
                 assert [tuple(counts[i, op, n - 1]) for op in range(3)] == expected
 
 
+def test_a_table_lowering_cased_rows_counts_as_the_lowered_tokens() -> None:
+    """``lowered`` rows keep their cased tokens and count lower-cased (SARI's table shares BLEU's cased
+    tokens): the counts equal those of a table of the lower-cased tokens, beside rows taken as they are."""
+    for seed in range(5):
+        rng = random.Random(seed)
+        texts = [[rng.choice(["a", "A", "b", "B", "c", "ab", "AB", "Ab"]) for _ in range(rng.randint(0, 9))]
+                 for _ in range(40)]
+        lowered = [rng.random() < 0.7 for _ in texts]
+        as_counted = [[t.lower() for t in text] if low else text for text, low in zip(texts, lowered)]
+        items = random_items(seed)[1]
+        assert np.array_equal(sari_counts(NgramTable(texts, ORDER, lowered), *arrays(items), ORDER),
+                              sari_counts(NgramTable(as_counted, ORDER), *arrays(items), ORDER))
+        _, outputs, ref_items, ref_rows = arrays(items)
+        for got, expected in zip(clipped_matches(NgramTable(texts, ORDER, lowered), outputs, ref_items, ref_rows, ORDER),
+                                 clipped_matches(NgramTable(as_counted, ORDER), outputs, ref_items, ref_rows, ORDER)):
+            assert np.array_equal(got, expected)
+
+
 def test_batch_statistics_are_kept_per_item_and_computed_once() -> None:
     store = StatsStore()
     items = [("a b c .", ("a b .", "a c ."), "none", False), ("x y", ("x",), "none", False)]

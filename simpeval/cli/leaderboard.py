@@ -101,7 +101,8 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
     Left out besides: a deprecated name (its row is under the new name), a metric that runs only when
     named (``opt_in``: an LLM judge, whose CPU time on every rated item would dwarf the rest), and a metric that needs
     per-item values beyond the texts (``item_fields``, such as SLEdoc's target level), which no
-    rated dataset has. At ``level="document"``, a neural sentence metric too: it would read a whole
+    rated dataset has. Below the document level, a metric made for documents only (``Metric.documents_only``:
+    the aggregates, D-SARI), which the document board scores. At ``level="document"``, a neural sentence metric too: it would read a whole
     document as one sentence, truncated to its encoder's length (non-neural sentence metrics score a
     document as one text, as the document papers do for their SARI and BLEU baselines).
     """
@@ -123,9 +124,8 @@ def default_metrics(registry, neural: bool = True, level: str = "sentence") -> t
                             "dataset has")
         elif level == "languages" and cls.languages == (ENGLISH,) and not cls.output_only:
             left_out.append(f"{name}: English only, and it compares an output with its source or references")
-        elif level != "document" and getattr(cls, "inner", None) is not None:
-            left_out.append(f"{name}: aggregates {cls.inner.name} over a document's sentences (on one sentence it "
-                            f"is {cls.inner.name}); on the document board")
+        elif level != "document" and cls.documents_only:
+            left_out.append(f"{name}: {cls.documents_only}; on the document board")
         elif level == "document" and cls.neural and cls.level != "document":
             left_out.append(f"{name}: a neural sentence metric (a document would be one truncated sentence)")
         elif cls.neural and not neural:

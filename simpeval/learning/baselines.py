@@ -31,13 +31,17 @@ if TYPE_CHECKING:
 __all__ = ["baseline_metrics", "baseline_scores", "baseline_specs"]
 
 
-def baseline_metrics(registry: Registry, references: bool = True, lang: str = ENGLISH) -> list[str]:
+def baseline_metrics(registry: Registry, references: bool = True, lang: str = ENGLISH,
+                     level: str = "sentence") -> list[str]:
     """The registry's metrics that need no model and can score rated items: no ``trained_on``, not neural,
     no per-item field beyond the texts (SLEdoc's target level), rules for ``lang`` (the rated data's
-    language), references only if ``references``."""
+    language), references only if ``references``; below ``level`` ``"document"``, none made for documents
+    only (``Metric.documents_only``: the aggregates, D-SARI), the rule the sentence leaderboard follows."""
     names = []
     for name, cls in sorted(registry.metrics.items()):
         if cls.trained_on or cls.neural or cls.item_fields or not registry.supports(name, lang):
+            continue
+        if level != "document" and cls.documents_only:
             continue
         if cls.requires_references and not references:
             continue

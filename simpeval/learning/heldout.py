@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from simpeval.languages import ENGLISH
-from simpeval.learning.verdict import Row, judge_scores
+from simpeval.learning.verdict import Row, judge, judge_scores, pearson
 
-__all__ = ["ASPECT_DATASETS", "RatedItems", "held_pairs", "judge_metric", "metric_scores", "rated_items", "seen",
-           "seen_by", "text_items"]
+__all__ = ["ASPECT_DATASETS", "RatedItems", "held_pairs", "judge_metric", "metric_scores", "rated_items",
+           "rejudge_rows", "seen", "seen_by", "text_items"]
 
 ASPECT_DATASETS = {
     "simplicity": ("simplicity-da", "structural-simplicity", "simpeval-past", "simpeval-2022"),
@@ -139,3 +139,38 @@ def judge_metric(cls: type, scores: Mapping[str, str], items: Sequence[RatedItem
                                  aspect=aspect, score=score, seen=mask,
                                  higher_is_better=cls.is_higher_better(score) == data.higher_is_better)
     return rows, unknown
+
+
+def rejudge_rows(cls: type, rows: Sequence[Row], items: Sequence[RatedItems], registry, data_dir: Path,
+                 baselines: Mapping[str, Mapping[str, np.ndarray]]) -> list[Row]:
+    """``cls``'s stored held-out ``rows`` judged again beside ``baselines`` (dataset -> the baseline scores of
+    its items, computed now), keeping each row's r as the run that scored the metric stored it: scoring the
+    learned metric is what costs, and its r does not depend on the baselines.
+
+    Each row's items are rebuilt as :func:`judge_metric` chose them: a defined label, not seen in training for
+    an ``unseen`` row, and a defined score of the metric. Only an empty output can leave a score undefined
+    (``sle-delta``: no sentence to read), so the metric scores just those items (none elsewhere); every row's
+    item count must equal the stored ``n``, else :class:`ValueError` (the rows need a full run)."""
+    by_name = {data.name: data for data in items}
+    out = []
+    for row in rows:
+        data = by_name[row.dataset]
+        labels = np.asarray(data.labels[row.aspect], float)
+        defined = np.isfinite(labels)
+        blank = [i for i, text in enumerate(data.outputs) if not text.strip()]
+        if blank:
+            subset = RatedItems(data.name, [data.sources[i] for i in blank], [data.outputs[i] for i in blank],
+                                [data.references[i] for i in blank] if data.references is not None else None,
+                                {}, data.lang, data.higher_is_better)
+            defined[blank] &= np.isfinite(metric_scores(registry, cls.name, subset)[row.score])
+        mask, _ = seen(registry, data_dir, cls.trained_on, data.sources, data.outputs)
+        keep = defined & ~mask if row.items == "unseen" else defined
+        if int(keep.sum()) != row.n or int((mask & keep).sum()) != row.shared:
+            raise ValueError(f"{cls.name} on {row.dataset} ({row.items}): {int(keep.sum())} items "
+                             f"({int((mask & keep).sum())} shared) now, {row.n} ({row.shared} shared) when it was "
+                             "scored: judge it again by a full run")
+        out.append(judge(row.r, row.n, {k: pearson(np.asarray(v, float)[keep], labels[keep])
+                                        for k, v in baselines[row.dataset].items()},
+                         dataset=row.dataset, aspect=row.aspect, score=row.score, items=row.items,
+                         shared=row.shared, chosen=row.chosen, dropped=row.dropped))
+    return out

@@ -236,6 +236,7 @@ def aggregated(metric: type[Metric], name: str | None = None) -> type[Metric]:
                        "(Maddela & Alva-Manchego 2025)",
         "requires_references": metric.requires_references, "higher_is_better": metric.higher_is_better,
         "neural": metric.neural,
+        "documents_only": f"aggregates {metric.name} over a document's sentences (on one sentence it is {metric.name})",
         "options": {
             "aligner": Option(str, "lexical", "sentence aligner: lexical (word alignment) or minilm (embeddings)",
                               choices=ALIGNERS),

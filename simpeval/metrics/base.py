@@ -157,6 +157,11 @@ class Metric(abc.ABC):
     - ``opt_in``: None for a metric that runs wherever every metric does (``simpeval leaderboard``'s
       default); else the reason it runs only when named (an LLM judge, whose CPU time on every rated
       item would dwarf the rest), which the leaderboard prints among the metrics it left out.
+    - ``documents_only``: None for a metric that scores a sentence as well as a document; else why it is
+      made for whole documents only (an aggregate of a sentence metric over a document's sentences, which
+      on one sentence is that metric; D-SARI, whose length and sentence-count penalties compare whole
+      documents). The sentence and languages leaderboards leave it out (it is on the document board), and
+      so do the baselines of learned metrics judged on sentences (:mod:`simpeval.learning.baselines`).
 
     A metric that judges single words (LENS-SALSA's edit tags) declares its labels with
     :meth:`word_labels` and gives them with :meth:`label_words`; ``simpeval report`` colours the
@@ -185,6 +190,7 @@ class Metric(abc.ABC):
     output_only: ClassVar[frozenset[str]] = frozenset()
     model_card: ClassVar[str | None] = None
     opt_in: ClassVar[str | None] = None
+    documents_only: ClassVar[str | None] = None
     #: ``(distribution, version, plugin)`` of whoever registered the metric; the registry sets it.
     provided_by: tuple[str, str, str] = ("simpeval", __version__, "simpeval")
 
@@ -649,6 +655,22 @@ class AdditiveMetric(Metric):
 
     corpus_level = True
 
+    # Counting allocates a tuple per text, token and item and no reference cycle: Python's cyclic
+    # garbage collector is paused meanwhile (simpeval.store.gc_paused), since each collection would
+    # walk every object the process holds.
+
+    def sentence_scores(self, *args: Any, **kwargs: Any) -> dict[str, list[float]]:
+        with gc_paused():
+            return super().sentence_scores(*args, **kwargs)
+
+    def corpus_score(self, *args: Any, **kwargs: Any) -> dict[str, float]:
+        with gc_paused():
+            return super().corpus_score(*args, **kwargs)
+
+    def corpus_statistics(self, *args: Any, **kwargs: Any) -> list[tuple[float, ...]] | None:
+        with gc_paused():
+            return super().corpus_statistics(*args, **kwargs)
+
     @abc.abstractmethod
     def _item_statistics(
         self,
@@ -674,9 +696,8 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, list[float]]:
-        with gc_paused():  # counting allocates much and no cycle (simpeval.store.gc_paused)
-            per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
-            return {key: [scores[key] for scores in per_item] for key in self.score_names()}
+        per_item = [self._score_from_item(s) for s in self._item_statistics(sources, outputs, references)]
+        return {key: [scores[key] for scores in per_item] for key in self.score_names()}
 
     def _score_corpus(
         self,
@@ -685,8 +706,7 @@ class AdditiveMetric(Metric):
         references: Sequence[Sequence[str]] | None = None,
         **fields: Sequence[Any],
     ) -> dict[str, float]:
-        with gc_paused():
-            statistics = self._item_statistics(sources, outputs, references)
-            if not statistics:
-                return {key: math.nan for key in self.score_names()}
-            return self._score_from_totals([sum(column) for column in zip(*statistics)])
+        statistics = self._item_statistics(sources, outputs, references)
+        if not statistics:
+            return {key: math.nan for key in self.score_names()}
+        return self._score_from_totals([sum(column) for column in zip(*statistics)])

@@ -23,7 +23,7 @@ import numpy as np
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, clipped_matches
-from simpeval.store import StatsStore, gc_paused, stored_many
+from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -75,22 +75,16 @@ def bleu_stats(
     ref_rows = rows.rows([ref for _, refs, _, _ in items for ref in refs], tok, lc)
     table = rows.table(MAX_ORDER)
     correct, total = clipped_matches(table, outputs, ref_items, ref_rows, MAX_ORDER)
-    hyp_lens = table.lengths[outputs].tolist()
-    ref_lens = table.lengths[ref_rows].tolist()
-    stats = []
-    first = 0
-    for (_, refs, _, _), hyp_len, item_correct, item_total in zip(items, hyp_lens, correct.tolist(), total.tolist()):
-        closest = _closest_length(hyp_len, ref_lens[first:first + len(refs)])
-        stats.append(BleuStats(hyp_len, closest, tuple(item_correct), tuple(item_total)))
-        first += len(refs)
-    return stats
-
-
-def _closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    """The reference length closest to ``hyp_len``, the shorter one on ties (0 if none)."""
-    if not ref_lens:
-        return 0
-    return min(ref_lens, key=lambda length: (abs(hyp_len - length), length))
+    hyp_lens, ref_lens = table.lengths[outputs], table.lengths[ref_rows]
+    # the closest reference length, the shorter on ties (0 without references): the least
+    # (distance, length), one integer per reference
+    span = int(ref_lens.max()) + 1 if len(ref_lens) else 1
+    none = np.iinfo(np.int64).max
+    closest = np.full(len(items), none, dtype=np.int64)
+    np.minimum.at(closest, ref_items, np.abs(hyp_lens[ref_items] - ref_lens) * span + ref_lens)
+    closest = np.where(closest == none, 0, closest % span)
+    return [BleuStats(hyp_len, ref_len, tuple(item_correct), tuple(item_total)) for hyp_len, ref_len, item_correct, item_total
+            in zip(hyp_lens.tolist(), closest.tolist(), correct.tolist(), total.tolist())]
 
 
 def bleu_from_stats(stats: BleuStats, smoothing: Smoothing) -> float:
@@ -241,8 +235,7 @@ class Bleu(AdditiveMetric):
     ) -> dict[str, list[float]]:
         """Each item's :meth:`_score_from_item`, straight from its statistics."""
         smoothing = self.sentence_smoothing
-        with gc_paused():
-            return {self.name: [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]}
+        return {self.name: [bleu_from_stats(s, smoothing) for s in self.item_stats(sources, outputs, references)]}
 
     def _score_from_item(self, statistics: Sequence[float]) -> dict[str, float]:
         return {self.name: bleu_from_stats(_bleu_stats(statistics), self.sentence_smoothing)}

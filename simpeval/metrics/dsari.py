@@ -89,6 +89,7 @@ class DSari(Metric):
     description = "D-SARI (Sun et al. 2021): document SARI with length and sentence-count penalties"
     requires_references = True
     level = "document"
+    documents_only = "its length and sentence-count penalties compare whole documents with their references"
 
     def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         values = [d_sari(s, o, refs, store=self.store) for s, o, refs in zip(sources, outputs, references)]

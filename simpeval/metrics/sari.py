@@ -28,7 +28,7 @@ import numpy as np
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.ngram_table import TextRows, sari_counts
-from simpeval.store import StatsStore, gc_paused, stored_many
+from simpeval.store import StatsStore, stored_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -137,7 +137,8 @@ class Sari(AdditiveMetric):
         references: Sequence[Sequence[str]] | None = None,
     ) -> list[SariStats]:
         """Per-item counts, memoised in the run's store (composite metrics reuse them)."""
-        return sari_stats([(source, output, tuple(refs), self.text_tokenizer, self.lowercase, self.source_tokenizer)
+        settings = (self.text_tokenizer, self.lowercase, self.source_tokenizer)
+        return sari_stats([(source, output, tuple(refs), *settings)
                            for source, output, refs in zip(sources, outputs, references)], store=self.store)
 
     def _scores(self, stats: SariStats) -> dict[str, float]:
@@ -169,8 +170,7 @@ class Sari(AdditiveMetric):
     ) -> dict[str, list[float]]:
         """Every item's scores at once, on arrays: :func:`sari_from_stats`'s operations in its order on
         the same float64 values (sums over orders written out left to right), so the same numbers."""
-        with gc_paused():
-            stats = self.item_stats(sources, outputs, references)
+        stats = self.item_stats(sources, outputs, references)
         counts = np.array([(s.add, s.keep, s.delete) for s in stats], dtype=np.int64).reshape(len(stats), 3, MAX_ORDER, 3)
         correct, out_total, ref_total = (counts[..., k].astype(np.float64) for k in range(3))
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -10,6 +10,14 @@ from simpeval_judge import prompts
 
 CHAT_TEMPLATE = ("{% for message in messages %}<|user|> {{ message['content'] }} <|end|>{% endfor %}"
                  "{% if add_generation_prompt %} <|assistant|>{% endif %}")
+# Texts the tests score: every word is in the tiny model's vocabulary (``words``).
+WORDS = ["The", "cat", "sat", "on", "the", "mat", "A", "dog", "ran", "far", "away", "It", "is", "a", "long", "and",
+         "complex", "sentence", "short", "one", "Birds", "fly", "south", "in", "winter", "They", "go"]
+SOURCES = ["The cat sat on the mat .", "A dog ran far away .", "It is a long and complex sentence .",
+           "Birds fly south in winter .", "The dog sat .", "The cat ran on the mat and the dog sat ."]
+OUTPUTS = ["The cat sat .", "A dog ran .", "It is a short one .", "Birds go south .", "The dog sat .",
+           "The cat ran ."]
+
 SPECIAL = ["<unk>", "<pad>", "<s>", "</s>", "<|user|>", "<|assistant|>", "<|end|>"]
 
 

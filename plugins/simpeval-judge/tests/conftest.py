@@ -8,17 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from simpeval_judge.testing import save_tiny_llm
+from simpeval_judge.testing import WORDS, save_tiny_llm
 
 os.environ["HF_HUB_OFFLINE"] = "1"
-
-WORDS = ["The", "cat", "sat", "on", "the", "mat", "A", "dog", "ran", "far", "away", "It", "is", "a", "long", "and",
-         "complex", "sentence", "short", "one", "Birds", "fly", "south", "in", "winter", "They", "go"]
-SOURCES = ["The cat sat on the mat .", "A dog ran far away .", "It is a long and complex sentence .",
-           "Birds fly south in winter .", "The dog sat .", "The cat ran on the mat and the dog sat ."]
-OUTPUTS = ["The cat sat .", "A dog ran .", "It is a short one .", "Birds go south .", "The dog sat .",
-           "The cat ran ."]
-
 
 @pytest.fixture(scope="session")
 def tiny_llm(tmp_path_factory) -> str:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import OUTPUTS, SOURCES
 
 from simpeval import UsageError, models
 from simpeval.cli import cli
 from simpeval.registry import get_plugin_manager, load_registry
 from simpeval_judge import llm, plugin, prompts
 from simpeval_judge.metrics import Judge, Jury
+from simpeval_judge.testing import OUTPUTS, SOURCES
 
 
 def test_hook_registers_judge_and_jury():

@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 import torch
-from conftest import OUTPUTS, SOURCES
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 from simpeval.encoding import TextEncoder
 from simpeval_judge import prompts, scoring
 from simpeval_judge.metrics import Judge, Jury, pearson_from_sums
+from simpeval_judge.testing import OUTPUTS, SOURCES
 
 
 def by_hand(directory: str, source: str, output: str, aspect="simplicity", unit="sentence", shots=0, chat=True):
