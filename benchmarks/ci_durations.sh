@@ -5,7 +5,7 @@
 #
 #     bash benchmarks/ci_durations.sh benchmarks/results/ci-durations-after.txt [SUITE ...]
 #
-# SUITE: the test folders to run (default: all seven, in tox.ini's order).
+# SUITE: the test folders to run (default: all eight, in tox.ini's order).
 # It runs pytest directly rather than through tox so that the times are the tests' own (tox's
 # environment setup is a few seconds: .ci/reuse_venv.py installs nothing). A fresh score cache each
 # run, as on a fresh clone.
@@ -14,7 +14,8 @@ cd "$(dirname "$0")/.."
 OUT="${1:-/dev/stdout}"
 shift || true
 SUITES=(tests plugins/simpeval-cescore/tests plugins/simpeval-siera/tests plugins/simpeval-faithfulness/tests
-        plugins/simpeval-sle/tests plugins/simpeval-lens/tests plugins/simpeval-simpq/tests)
+        plugins/simpeval-sle/tests plugins/simpeval-lens/tests plugins/simpeval-simpq/tests
+        plugins/simpeval-judge/tests)
 if [ "$#" -gt 0 ]; then SUITES=("$@"); fi
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 export SIMPEVAL_CACHE_DIR="$(mktemp -d)"
