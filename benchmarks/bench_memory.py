@@ -137,6 +137,8 @@ def environment(args: argparse.Namespace) -> dict[str, str]:
 def run(args: argparse.Namespace) -> None:
     results = json.loads(Path(args.results).read_text()) if Path(args.results).exists() else {"runs": []}
     env = environment(args)
+    if args.before:
+        os.chdir(args.before)  # `python -m simpeval` puts the working directory first on sys.path
     for name in args.metrics:
         for n in args.sizes:
             with tempfile.TemporaryDirectory(prefix="simpeval-memory-") as tmp:
