@@ -51,7 +51,7 @@ def readability_counts(
         tokens = sentence.split()
         sentences += 1
         words += len(tokens)
-        syllables += sum(count_syllables(token) for token in tokens)
+        syllables += sum(map(count_syllables, tokens))
     return ReadabilityCounts(sentences, words, syllables)
 
 
