@@ -31,9 +31,14 @@ length), so the cache, not what the run keeps, grew a long run's resident memory
 from 3,000 to 15,000 items. A :class:`TextEncoder` bounds it to :data:`KERNEL_CACHE_CAPACITY`
 kernels unless the user set the variable (:func:`bound_kernel_cache`); a kernel compiled again
 costs about 0.6 ms against tens of milliseconds for the batch (``docs/benchmarks/memory.md``).
-After each run of the model the free pages of the C heap go back to the system
+After each batch through the model the free pages of the C heap go back to the system
 (:func:`release_freed_heap`): the results kept between a batch's freed temporaries otherwise keep
-those holes resident, which grew SIERA's resident memory with every item.
+those holes resident, which grew SIERA's resident memory with every item. Trimming once per run of
+the model (one engine batch, about a hundred model batches) was not enough on real ASSET items:
+glibc's in-use heap was the same at 3,000 and 15,000 ``sle`` items (137.9 MB), its free heap grew
+(62 to 142 MB) and was resident at the peak; trimming after every model batch took peak RSS growth
+from +59 to +89 MB (three runs) to +29 MB; ``benchmarks/bench_memory.py``, 3,000 to 15,000 items:
+``sle`` 575 to 607 MB (+32), ``siera`` 610 to 656 MB (+47); scores byte-identical.
 """
 
 from __future__ import annotations
@@ -318,11 +323,12 @@ class TextEncoder:
                     continue
                 for index, output in zip(batch, outputs):
                     results[inputs[index]] = _on_cpu(output)
+                del outputs  # the batch's activations, freed between the results just kept:
+                release_freed_heap()  # their pages go back before the next batch (module docstring)
                 self.encoded += len(batch)
                 done += len(batch)
                 bar.update(len(batch))
                 report(done, len(inputs))  # the engine's bar over items moves within its batch
-        release_freed_heap()
         return results
 
     def _pad(self, rows: list[dict[str, list[int]]]) -> dict[str, torch.Tensor]:

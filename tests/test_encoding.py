@@ -285,13 +285,15 @@ def test_freed_heap_between_kept_results_goes_back_to_the_system() -> None:
     assert freed - trimmed > 150, (freed, trimmed)
 
 
-def test_each_run_of_the_model_releases_the_freed_heap(monkeypatch) -> None:
+def test_each_batch_through_the_model_releases_the_freed_heap(monkeypatch) -> None:
     import simpeval.encoding as encoding
 
     calls = []
-    monkeypatch.setattr(encoding, "release_freed_heap", lambda: calls.append(1))
-    encoder = TextEncoder(None, character_ids, Recorder(), pad_id=0, batch_size=2)
-    encoder.encode(["ab", "cd", "efg"])
-    encoder.encode(["ab", "hij"])  # one new input: one more run
+    model = Recorder()
+    monkeypatch.setattr(encoding, "release_freed_heap", lambda: calls.append(len(model.batches)))
+    encoder = TextEncoder(None, character_ids, model, pad_id=0, batch_size=2, same_length=True)
+    encoder.encode(["ab", "cd", "efg"])  # two batches: ("ab", "cd") and ("efg",)
+    encoder.encode(["ab", "hij"])  # one new input: one more batch
     encoder.encode(["ab"])  # all kept: the model does not run
-    assert len(calls) == 2
+    # once after each batch, before the next one runs (not once per run: real items grew the free heap)
+    assert calls == [1, 2, 3]

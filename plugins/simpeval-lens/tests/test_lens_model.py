@@ -168,4 +168,4 @@ def test_scoring_mixes_texts_a_few_at_a_time_with_the_same_numbers(tiny_encoder,
         assert lens_scores(model, sources, outputs, refs) == expected  # the same numbers, to the last digit
         monkeypatch.undo()
         assert len(whole.table) > 6 and stacked and max(stacked) <= 3 and sum(stacked) == len(whole.table)
-        assert len(trims) == 2  # after the encoder ran, and after the head
+        assert len(trims) >= 2  # after each batch through the encoder, and after the head
