@@ -115,6 +115,19 @@ def _periods_and_commas(text: str) -> str:
     return "".join(pieces)
 
 
+def _fixed_string_rules(text: str) -> str:
+    """13a's rules that replace fixed strings (skipped marks, line ends, entities, symbols): the same on
+    one text and on texts joined by a separator, so :class:`Tokenizer13a` applies them to either."""
+    text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in text:
+        for entity, character in _ENTITIES:
+            text = text.replace(entity, character)
+    for symbol in _SYMBOLS:
+        if symbol in text:
+            text = text.replace(symbol, f" {symbol} ")
+    return text
+
+
 class Tokenizer13a(BaseTokenizer):
     """mteval-v13a tokenization (WMT's, EASSE's default), equal to sacrebleu's ``13a``.
 
@@ -129,14 +142,7 @@ class Tokenizer13a(BaseTokenizer):
     name = "13a"
 
     def __call__(self, text: str) -> str:
-        text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in text:
-            for entity, character in _ENTITIES:
-                text = text.replace(entity, character)
-        for symbol in _SYMBOLS:
-            if symbol in text:
-                text = text.replace(symbol, f" {symbol} ")
-        text = f" {text} "
+        text = f" {_fixed_string_rules(text)} "
         if "." in text or "," in text:
             if _CROWDED_PERIOD_OR_COMMA.search(text):
                 text = _before_non_digit(_after_non_digit(text))
@@ -157,13 +163,7 @@ class Tokenizer13a(BaseTokenizer):
         text = _BATCH_SEPARATOR.join(texts)
         if text.count("\x00") != len(texts) - 1:
             return super().tokens_many(texts)
-        text = text.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in text:
-            for entity, character in _ENTITIES:
-                text = text.replace(entity, character)
-        for symbol in _SYMBOLS:
-            if symbol in text:
-                text = text.replace(symbol, f" {symbol} ")
+        text = _fixed_string_rules(text)
         if "." in text or "," in text:
             text = _periods_and_commas(text)
         if "-" in text:
