@@ -89,7 +89,7 @@ def test_german_ranks_german_words_and_leaves_out_germans_stopwords():
     value = qe.lexical_complexity(tokens, 50000, "de")
     assert value == pytest.approx(expected[0] + 0.75 * (expected[1] - expected[0]))  # numpy's linear quantile
     metric = QualityEstimation(lang="de")
-    assert metric.signature().startswith("qe|formula:2|lang:de|")
+    assert metric.signature().startswith("qe|formula:3|lang:de|")  # English alone keeps formula 2
     scores = metric.sentence_scores(["Der Hund schläft. Die Katze auch."], ["Der Hund schläft."])
     assert scores["qe-splits"] == [0.5]
 
@@ -99,3 +99,104 @@ def test_a_language_wordfreq_does_not_rank_is_refused():
 
     with pytest.raises(UsageError, match='metric "qe" has no rules for language "ar"'):
         QualityEstimation(lang="ar")
+
+
+def _deplain_ranks(lang: str, vocab_size: int) -> dict[str, int]:
+    """0-based ranks counted from wordfreq's frequency buckets (``get_frequency_list``: lists of words of
+    one rounded frequency, most frequent first), without the words it estimates from digits, as top_n_list."""
+    import wordfreq
+    from wordfreq.numbers import has_digit_sequence
+
+    words = [w for bucket in wordfreq.get_frequency_list(lang) for w in bucket if not has_digit_sequence(w)]
+    return {word: rank for rank, word in enumerate(words[:vocab_size])}
+
+
+def test_german_lexical_complexity_on_deplain_equals_wordfreq_directly(data_dir):
+    """DEplain-web test (1,846 German sentences), mBART (APA) outputs: every item's lexical complexity against
+    an outside computation: sacrebleu's 13a tokens of the lower-cased output, spaCy's German stop words
+    (spaCy's module), each word NFC-normalised and casefolded (wordfreq's German normal form, so "außerdem"
+    is found as "ausserdem"), ranked in wordfreq's buckets; and each ranked word's Zipf frequency from
+    ``wordfreq.zipf_frequency`` on the token itself is its bucket's, so the rank is that word's."""
+    import statistics
+    import unicodedata
+
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from simpeval.testing import require_module
+
+    wordfreq = require_module("wordfreq")
+    stop_words = require_module("spacy.lang.de.stop_words").STOP_WORDS
+    outputs = (data_dir / "system_outputs/deplain-web/test/DEplain_trimmed_mbart_sents_apa.txt").read_text(
+        encoding="utf-8").splitlines()
+    sources = load_test_set(data_dir, "deplain-web_test").sources
+    assert len(outputs) == len(sources) == 1846
+    ranks, tokenizer = _deplain_ranks("de", 50000), Tokenizer13a()
+    zipf_of_rank = {}  # the bucket's Zipf value of each ranked word
+    for index, bucket in enumerate(wordfreq.get_frequency_list("de")):
+        zipf_of_rank.update((word, 9 - index / 100) for word in bucket)
+    expected, sharp_s = [], 0
+    for output in outputs:
+        kept = []
+        for token in tokenizer(output.lower()).split():
+            if all(c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" for c in token) or token in stop_words:
+                continue
+            word = unicodedata.normalize("NFC", token).casefold()
+            if word in ranks:
+                kept.append(math.log1p(ranks[word]))
+                sharp_s += "ß" in token
+                if wordfreq.tokenize(token, "de") == [word]:
+                    assert wordfreq.zipf_frequency(token, "de") == pytest.approx(zipf_of_rank[word], abs=0.005)
+        expected.append(math.log(1 + 50000) if not kept else kept[0] if len(kept) == 1
+                        else statistics.quantiles(kept, n=4, method="inclusive")[2])
+    scores = QualityEstimation(lang="de").sentence_scores(sources, outputs)["qe-lexical-complexity"]
+    assert scores == pytest.approx(expected, abs=1e-12)
+    assert sharp_s == 280  # content words with "ß": unranked before formula 3 (wordfreq lists "ß" as "ss")
+    assert round(statistics.fmean(scores), 4) == 8.5548  # formula 2 gave 8.5583
+
+
+def test_german_qe_from_the_command_line_and_a_language_wordfreq_lacks_refused(data_dir):
+    import json
+    import subprocess
+    import sys
+
+    outputs = data_dir / "system_outputs/deplain-web/test/DEplain_trimmed_mbart_sents_apa.txt"
+
+    def simpeval(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "simpeval", "evaluate", "-t", "deplain-web_test", "--sys",
+                               str(outputs), "--data-dir", str(data_dir), "--no-cache", *args],
+                              capture_output=True, text=True, timeout=300)
+
+    done = simpeval("-m", "qe", "--format", "json")  # the test set declares German: no --lang
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result["signatures"].values()) == {"qe|formula:3|lang:de|tok:13a|lc:yes|vocab:50000|version:"
+                                                  + simpeval_version()}
+    assert round(result["corpus"]["qe-lexical-complexity"], 4) == 8.5548
+    assert round(result["corpus"]["qe-compression"], 4) == 0.8979
+    assert round(result["corpus"]["qe-levenshtein"], 4) == 0.8037
+    refused = simpeval("-m", "qe", "--lang", "ja")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines() == [
+        f'Error: metric "qe" has no rules for language "ja": it supports {", ".join(qe.LANGUAGES)}; drop it from '
+        "-m, or give --lang one of those"]
+
+
+def simpeval_version() -> str:
+    from simpeval import __version__
+
+    return __version__
+
+
+def test_english_looks_words_up_as_they_are_and_keeps_formula_2():
+    assert qe.listed_form("straße", "en") == "straße" and qe.listed_form("straße", "de") == "strasse"
+    assert QualityEstimation().signature().startswith("qe|formula:2|lang:en|")
+    assert QualityEstimation.formula_version == "2"
+
+
+def test_greek_words_with_a_final_sigma_are_ranked():
+    from wordfreq import top_n_list
+
+    greek = top_n_list("el", 50000)
+    assert "δρόμος" not in greek and "δρόμοσ" in greek  # wordfreq lists the final sigma as "σ"
+    value = qe.lexical_complexity(["δρόμος"], 50000, "el")
+    assert value == pytest.approx(math.log1p(greek.index("δρόμοσ")))

@@ -26,7 +26,11 @@ EASSE's value. A ratio over an empty original is 0, as tseval's ``safe_division`
 Other languages (``--lang``): sentences are Punkt's with the language's model, ranks wordfreq's list
 of the language, and stopwords spaCy's list of the language (read from spaCy's data file, spaCy
 itself is not imported); English keeps NLTK's list, as tseval. :data:`LANGUAGES` are those with all
-three; a language without them is refused.
+three; a language without them is refused in one line naming them. A word of another language is
+looked up in the form wordfreq lists it under (:func:`listed_form`: its normal form of the language,
+casefolded, so German "straße" is found as "strasse" and Greek "της" as "τησ"), which makes those
+languages formula 3; English words are looked up as they are, as tseval does and as formula 2 did,
+so English numbers and signatures (``formula:2``) stay as they were.
 """
 
 from __future__ import annotations
@@ -36,11 +40,16 @@ import string
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import simpeval
+from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric, Option
 from simpeval.text import split_sentences, tokenize
 from simpeval.tokenizers import TOKENIZER_NAMES
+
+if TYPE_CHECKING:
+    from langcodes import Language
 
 # NLTK's English stopword list (the corpus tseval's stopword filter reads)
 STOPWORDS = frozenset("""
@@ -100,14 +109,35 @@ def word_ranks(vocab_size: int, lang: str = "en") -> dict[str, int]:
     return {word: rank for rank, word in enumerate(top_n_list(lang, vocab_size))}
 
 
+@lru_cache(maxsize=None)
+def _wordfreq_language(lang: str) -> Language:
+    import langcodes
+
+    return langcodes.get(lang)
+
+
+@lru_cache(maxsize=1 << 16)
+def listed_form(token: str, lang: str) -> str:
+    """The form wordfreq's list of ``lang`` holds ``token`` under: its normal form of the language
+    (``wordfreq.preprocess.preprocess_text``: casefolded, German "straße" -> "strasse", Greek final
+    sigma "ς" -> "σ", Arabic marks dropped). English tokens are looked up as they are (tseval's lookup)."""
+    if lang == ENGLISH:
+        return token
+    from wordfreq.preprocess import preprocess_text
+
+    return preprocess_text(token, _wordfreq_language(lang))
+
+
 def lexical_complexity(tokens: Sequence[str], vocab_size: int, lang: str = "en") -> float:
-    """Third quartile of ``log(1 + rank)`` over the content words of ``tokens`` that have a rank."""
+    """Third quartile of ``log(1 + rank)`` over the content words of ``tokens`` that have a rank
+    (a content word: not all punctuation, not a stopword; its rank: that of :func:`listed_form`)."""
     import numpy as np
 
     ranks = word_ranks(vocab_size, lang)
     stop = stopwords(lang)
-    kept = [ranks[t] for t in tokens
-            if not all(c in _PUNCTUATION for c in t) and t.lower() not in stop and t in ranks]
+    forms = (t if lang == ENGLISH else listed_form(t, lang)
+             for t in tokens if not all(c in _PUNCTUATION for c in t) and t.lower() not in stop)
+    kept = [ranks[w] for w in forms if w in ranks]
     if not kept:
         return math.log(1 + len(ranks))
     return float(np.quantile(np.log1p(np.array(kept, dtype=float)), 0.75))
@@ -123,6 +153,9 @@ class QualityEstimation(Metric):
 
     name = "qe"
     formula_version = "2"  # 2: sentences split exactly as NLTK's Punkt (a 13a '. . .' ends sentences)
+    #: the formula of texts in a language other than English: 3, words looked up in wordfreq's normal form
+    #: (:func:`listed_form`); English keeps :attr:`formula_version` (its lookup, and so its numbers, unchanged)
+    formula_version_other_languages = "3"
     sub_scores = ("qe-compression", "qe-splits", "qe-levenshtein", "qe-exact-copies", "qe-additions",
                   "qe-deletions", "qe-lexical-complexity")
     description = "EASSE's quality-estimation features: compression, splits, Levenshtein, copies, edits, word rank"
@@ -139,6 +172,11 @@ class QualityEstimation(Metric):
     # higher Levenshtein similarity was called "better" beside its "worse" exact copies); copies and rare
     # words are worse whatever the task
     no_direction = frozenset({"qe-compression", "qe-splits", "qe-levenshtein", "qe-additions", "qe-deletions"})
+
+    def __init__(self, lang: str = ENGLISH, **settings: Any) -> None:
+        super().__init__(lang=lang, **settings)
+        if self.lang != ENGLISH:  # the signature and the cache key carry it
+            self.formula_version = self.formula_version_other_languages
 
     def _score_items(
         self,
