@@ -125,6 +125,8 @@ def test_a_checkpoint_from_before_the_identity_file_is_read_by_the_trainer_whose
     (tmp_path / "slope.json").write_text(json.dumps({"w": 0.25}))
     assert load_from_checkpoint(tmp_path, [Slope]) == 0.25
     with pytest.raises(simpeval.UsageError, match="is not a checkpoint of any installed trainer"):
+        load_from_checkpoint(tmp_path / "missing")  # among every registered trainer
+    with pytest.raises(FileNotFoundError):  # among the trainers given: the first refuses it in its words
         load_from_checkpoint(tmp_path / "missing", [Slope])
 
 

@@ -17,8 +17,10 @@ A checkpoint is a directory: the trainer's own files and ``trainer.json``, which
 class (``module:Class``) and the checkpoint format, as COMET's ``load_from_checkpoint`` reads the
 class from the checkpoint. :func:`load_from_checkpoint` resolves that name among the registered
 trainers only (hook ``simpeval_register_trainers``): a file never chooses what code is imported, and
-an unknown name is refused in one line. A checkpoint written before ``trainer.json`` is read by the
-trainer whose files it holds (:attr:`Trainer.checkpoint_files`).
+an unknown name is refused in one line. A checkpoint written before ``trainer.json`` (every shipped one:
+writing it there would change their content fingerprints, hence every signature) is read by the trainer
+whose files it holds (:attr:`Trainer.checkpoint_files`). The learned metrics load their checkpoints
+through it, among their own plugin's trainers (the classes its ``simpeval_register_trainers`` returns).
 
 Imports nothing heavy: the registry reads the trainer classes at start-up.
 """
@@ -274,20 +276,23 @@ def read_identity(directory: Path) -> dict[str, Any] | None:
 def load_from_checkpoint(directory: str | Path, trainers: Sequence[type[Trainer]] | None = None) -> Any:
     """The model of checkpoint ``directory``, loaded by the registered trainer class it names.
 
-    :param trainers: the trainer classes to resolve among (default: every registered one).
-    :raises UsageError: one line, where the class is not registered, the format is newer than this version
+    :param trainers: the trainer classes to resolve among (default: every registered one); a checkpoint without
+        ``trainer.json`` holding none of their files is refused by the first of them, in its words.
+    :raises UsageError: one line, where the class is not among them, the format is newer than this version
         reads, or a checkpoint without ``trainer.json`` holds no registered trainer's files.
     """
-    directory = Path(directory)
+    directory, given = Path(directory), trainers is not None
     if trainers is None:
         from simpeval.registry import load_registry
 
         trainers = list(load_registry().trainers.values())
     known = {class_id(cls): cls for cls in trainers}
     identity = read_identity(directory)
-    if identity is None:
-        owner = next((cls for cls in trainers
-                      if cls.checkpoint_files and all((directory / f).is_file() for f in cls.checkpoint_files)), None)
+    if identity is None:  # the trainer whose files it holds; else one holding some of them refuses it in its words
+        owner = next((cls for test in (all, any) for cls in trainers
+                      if cls.checkpoint_files and test((directory / f).is_file() for f in cls.checkpoint_files)), None)
+        if owner is None and given and trainers:
+            return trainers[0].load(directory)  # a metric's own trainers: the first refuses it in its words
         if owner is None:
             raise UsageError(f"{directory} is not a checkpoint of any installed trainer (no {IDENTITY_FILE}; "
                              f"trainers: {', '.join(sorted(c.name for c in trainers)) or 'none'})")

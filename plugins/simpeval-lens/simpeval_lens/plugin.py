@@ -68,12 +68,13 @@ class LensMini(simpeval.Metric):
                                              encoder_hash=encoder_hash, command=f"simpeval train {self.trainer}")
 
     def model(self):
-        """The checkpoint's head, kept by the metric's run under the checkpoint's content hash."""
-        from simpeval_lens.model import load_checkpoint
+        """The checkpoint's head, read by the trainer class it names (:func:`~simpeval.learning.trainer.load_from_checkpoint`),
+        kept by the metric's run under the checkpoint's content hash."""
+        from simpeval.learning.trainer import load_from_checkpoint
 
         directory = self.directory()
         key = ("lens-head", models.content_hash(models.locate(directory, f"{self.name}:checkpoint")))
-        return self.run.resource(key, lambda: load_checkpoint(directory))
+        return self.run.resource(key, lambda: load_from_checkpoint(directory, simpeval_register_trainers()))
 
     def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
                      references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:

@@ -79,9 +79,10 @@ class Siera(simpeval.Metric):
 
         def build():
             from simpeval_siera.inference import pair_encoder
-            from simpeval_siera.model import load_checkpoint, load_tokenizer
+            from simpeval.learning.trainer import load_from_checkpoint
+            from simpeval_siera.model import load_tokenizer
 
-            model = load_checkpoint(self._directory())
+            model = load_from_checkpoint(self._directory(), simpeval_register_trainers())
             tokenizer = load_tokenizer(model.config)
             encoder = pair_encoder(model.to(device), tokenizer, self.batch_size, self.precision, device, self.progress)
             encoder.share(self.run.memory)

@@ -9,6 +9,7 @@ JSON, not pickle: loading a checkpoint builds numbers, never objects, so it cann
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from simpeval import UsageError
 from simpeval_simpq.features import GROUPS, columns
 from simpeval_simpq.trainer import CHECKPOINT_FILE
 
-__all__ = ["ASPECTS", "CHECKPOINT_FILE", "VARIANTS", "AspectModel", "load", "save", "to_json", "variant_key"]
+__all__ = ["ASPECTS", "CHECKPOINT_FILE", "Checkpoint", "VARIANTS", "AspectModel", "load", "save", "to_json", "variant_key"]
 
 ASPECTS = ("simplicity", "meaning", "fluency")
 VARIANTS = (("base",), ("base", "cescore"), ("base", "embeddings"), ("base", "cescore", "embeddings"))
@@ -79,3 +80,24 @@ def load(directory: Path, groups: tuple[str, ...]) -> dict[str, AspectModel]:
                 for aspect, a in variant["aspects"].items()}
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{path} is not a simpq checkpoint ({exc}): train one with `simpeval train simpq`") from None
+
+
+class Checkpoint(Mapping):
+    """A checkpoint's variants: key -> each aspect's model, read when asked (:func:`load`, refusing in one line)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        try:
+            self.names = list(json.loads((directory / CHECKPOINT_FILE).read_text(encoding="utf-8"))["variants"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{directory / CHECKPOINT_FILE} is not a simpq checkpoint ({exc}): "
+                             "train one with `simpeval train simpq`") from None
+
+    def __getitem__(self, key: str) -> dict[str, AspectModel]:
+        return load(self.directory, tuple(key.split("+")))
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)

@@ -76,9 +76,10 @@ class Simpq(simpeval.Metric):
     def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
                      references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
         if self._models is None:
-            from simpeval_simpq.model import load
+            from simpeval.learning.trainer import load_from_checkpoint
+            from simpeval_simpq.model import variant_key
 
-            self._models = load(self.directory(), self.groups())
+            self._models = load_from_checkpoint(self.directory(), simpeval_register_trainers())[variant_key(self.groups())]
         if not outputs:
             return {key: [] for key in self.score_names()}
         from simpeval_simpq.features import rows

@@ -68,17 +68,10 @@ class SimpqTrainer(Trainer):
 
     @classmethod
     def load(cls, directory: Path):
-        """variant -> aspect -> model, for every variant of the checkpoint."""
-        import json
+        """variant -> aspect -> model, each variant read when asked (:class:`simpeval_simpq.model.Checkpoint`)."""
+        from simpeval_simpq.model import Checkpoint
 
-        from simpeval_simpq.model import load
-
-        try:
-            variants = json.loads((Path(directory) / CHECKPOINT_FILE).read_text(encoding="utf-8"))["variants"]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{directory / CHECKPOINT_FILE} is not a simpq checkpoint ({exc}): "
-                             "train one with `simpeval train simpq`") from None
-        return {key: load(Path(directory), tuple(key.split("+"))) for key in variants}
+        return Checkpoint(Path(directory))
 
     def report(self, directory: Path, log) -> None:
         from simpeval.learning.report import loo_table

@@ -113,9 +113,11 @@ class Predictor:
     """
 
     def __init__(self, directory: str | Path, run: Run | None = None, device: str | None = None) -> None:
+        from simpeval.learning.trainer import load_from_checkpoint
         from simpeval.run import Run
+        from simpeval_sle.plugin import simpeval_register_trainers
 
-        self.config, self.head = load_checkpoint(str(directory))
+        self.config, self.head = load_from_checkpoint(directory, simpeval_register_trainers())
         self.run = run or Run()
         self.device = device  # the encoder's (cpu, cuda, cuda:N, mps; None: cuda if available); the head runs on the CPU
 
