@@ -12,17 +12,11 @@ that.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, compress, count
-from typing import TYPE_CHECKING
+from itertools import chain, count
 
 import numpy as np
 
-from simpeval.text import lowercased_13a_is_cased_lowered, tokenize_many
-
-if TYPE_CHECKING:
-    from simpeval.store import StatsStore
-
-__all__ = ["NgramTable", "TextRows", "clipped_matches", "sari_counts"]
+__all__ = ["NgramTable", "clipped_matches", "lowered_ids", "sari_counts"]
 
 
 # n-gram codes are kept below this, so ``owner * size + code`` keys fit in 64 bits for up to 2^22 owners
@@ -48,18 +42,22 @@ class NgramTable:
         flat = list(chain.from_iterable(token_lists))
         # a token's id is the position where it first occurs: unique, and below len(flat)
         ids = np.fromiter(map(vocabulary.setdefault, flat, count()), dtype=np.int64, count=len(flat))
-        self.lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
-        self.starts = np.cumsum(self.lengths) - self.lengths
+        lengths = np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists))
         base = len(flat) + 1
         if lowered is not None and any(lowered):
-            strings, first = list(vocabulary), np.fromiter(vocabulary.values(), dtype=np.int64, count=len(vocabulary))
-            # the id of each distinct token's lower-cased form: that form's own id, or a new one
-            lower = np.arange(len(flat), dtype=np.int64)
-            lower[first] = np.fromiter(map(vocabulary.setdefault, map(str.lower, strings), count(len(flat))),
-                                       dtype=np.int64, count=len(strings))
-            in_lowered = np.repeat(np.asarray(lowered, dtype=bool), self.lengths)
-            ids = np.where(in_lowered, lower[ids], ids)
-            base = len(flat) + len(strings) + 1
+            ids, base = lowered_ids(vocabulary, ids, np.repeat(np.asarray(lowered, dtype=bool), lengths), base)
+        self._build(ids, lengths, base, max_order)
+
+    @classmethod
+    def of_ids(cls, ids: np.ndarray, lengths: np.ndarray, base: int, max_order: int) -> NgramTable:
+        """The table of texts given as token ids below ``base`` (concatenated) and their lengths."""
+        table = cls.__new__(cls)
+        table._build(ids, lengths, base, max_order)
+        return table
+
+    def _build(self, ids: np.ndarray, lengths: np.ndarray, base: int, max_order: int) -> None:
+        self.lengths = lengths
+        self.starts = np.cumsum(self.lengths) - self.lengths
         self.codes = [ids]
         self.sizes = [base]
         codes, size = ids, base
@@ -83,46 +81,22 @@ class NgramTable:
         return self.codes[n - 1][positions], owner
 
 
+def lowered_ids(vocabulary: dict[str, int], ids: np.ndarray, lower: np.ndarray, base: int) -> tuple[np.ndarray, int]:
+    """``ids`` (of the tokens of ``vocabulary``, each below ``base``) with the ids where ``lower`` is set
+    replaced by the id of the token lower-cased (a new id, from ``base`` up, for a form not in the
+    vocabulary), and the new bound. ``vocabulary`` is left as it is."""
+    strings, first = list(vocabulary), np.fromiter(vocabulary.values(), dtype=np.int64, count=len(vocabulary))
+    lowered = np.arange(base, dtype=np.int64)
+    # a form not in the vocabulary takes the count's value at its string: below base + len(strings)
+    lowered[first] = np.fromiter(map(dict(vocabulary).setdefault, map(str.lower, strings), count(base)),
+                                 dtype=np.int64, count=len(strings))
+    return np.where(lower, lowered[ids], ids), base + len(strings)
+
+
 def _ranks(codes: np.ndarray) -> tuple[np.ndarray, int]:
     """Each code replaced by its rank among the distinct codes, and their number."""
     distinct, ranks = np.unique(codes, return_inverse=True)
     return ranks, max(len(distinct), 1)
-
-
-class TextRows:
-    """The distinct (text, tokenizer, lowercase) of a batch, each tokenised once through the run's
-    store, numbered in order of first use: the rows of an :class:`NgramTable`."""
-
-    def __init__(self, store: StatsStore | None) -> None:
-        self.store = store
-        self.tokens: list[tuple[str, ...]] = []
-        self.lowered: list[bool] = []  # per row: its tokens are cased, the table lower-cases them
-        self._numbers: dict[tuple[str, bool], dict[str, int]] = {}  # (tokenizer, lowercase) -> text -> row
-
-    def row(self, text: str, tokenizer: str, lowercase: bool) -> int:
-        return int(self.rows([text], tokenizer, lowercase)[0])
-
-    def rows(self, texts: Sequence[str], tokenizer: str, lowercase: bool) -> np.ndarray:
-        """The row of each text, the texts not numbered yet tokenized in one batch
-        (:func:`simpeval.text.tokenize_many`)."""
-        numbers = self._numbers.setdefault((tokenizer, lowercase), {})
-        new = [text for text in dict.fromkeys(texts) if text not in numbers]
-        if new:
-            numbers.update(zip(new, count(len(self.tokens))))
-            if lowercase and tokenizer == "13a":  # the cased tokens, lower-cased by the table where equal
-                easy = list(map(lowercased_13a_is_cased_lowered, new))
-                cased = iter(tokenize_many(list(compress(new, easy)), tokenizer, False, store=self.store))
-                hard = iter(tokenize_many([text for text, e in zip(new, easy) if not e], tokenizer, True,
-                                          store=self.store))
-                self.tokens += [next(cased) if e else next(hard) for e in easy]
-                self.lowered += easy
-            else:
-                self.tokens += tokenize_many(new, tokenizer, lowercase, store=self.store)
-                self.lowered += [False] * len(new)
-        return np.fromiter(map(numbers.__getitem__, texts), dtype=np.int64, count=len(texts))
-
-    def table(self, max_order: int) -> NgramTable:
-        return NgramTable(self.tokens, max_order, self.lowered)
 
 
 def _keyed_counts(owners: np.ndarray, codes: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

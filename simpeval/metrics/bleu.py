@@ -22,8 +22,9 @@ import numpy as np
 
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
-from simpeval.ngram_table import TextRows, clipped_matches
+from simpeval.ngram_table import clipped_matches
 from simpeval.store import StatsStore, stored_many
+from simpeval.token_rows import shared_rows
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -69,11 +70,13 @@ def bleu_stats(
     if len({item[2:] for item in items}) != 1:  # no item, or items tokenized differently (one at a time)
         return [bleu_stats.__wrapped__([item], store=store)[0] for item in items]  # type: ignore[attr-defined]
     tok, lc = items[0][2:]
-    rows = TextRows(store)
-    outputs = rows.rows([output for output, _, _, _ in items], tok, lc)
+    texts = [output for output, _, _, _ in items]
+    references = [ref for _, refs, _, _ in items for ref in refs]
+    rows = shared_rows(texts, references, store)  # SARI on the same batch shares it
+    outputs = rows.rows(texts, tok, lc, store=store)
     ref_items = np.repeat(np.arange(len(items)), [len(refs) for _, refs, _, _ in items])
-    ref_rows = rows.rows([ref for _, refs, _, _ in items for ref in refs], tok, lc)
-    table = rows.table(MAX_ORDER)
+    ref_rows = rows.rows(references, tok, lc, store=store)
+    table = rows.table(MAX_ORDER, lowered=lc)
     correct, total = clipped_matches(table, outputs, ref_items, ref_rows, MAX_ORDER)
     hyp_lens, ref_lens = table.lengths[outputs], table.lengths[ref_rows]
     # the closest reference length, the shorter on ties (0 without references): the least

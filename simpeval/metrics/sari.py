@@ -27,8 +27,9 @@ import numpy as np
 
 import simpeval
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
-from simpeval.ngram_table import TextRows, sari_counts
+from simpeval.ngram_table import sari_counts
 from simpeval.store import StatsStore, stored_many
+from simpeval.token_rows import shared_rows
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 MAX_ORDER = 4
@@ -58,12 +59,14 @@ def sari_stats(
     if len({item[3:] for item in items}) != 1:  # no item, or items tokenized differently (one at a time)
         return [sari_stats.__wrapped__([item], store=store)[0] for item in items]  # type: ignore[attr-defined]
     tok, lc, src_tok = items[0][3:]
-    rows = TextRows(store)
-    sources = rows.rows([src for src, _, _, _, _, _ in items], src_tok or tok, lc)
-    outputs = rows.rows([out for _, out, _, _, _, _ in items], tok, lc)
+    texts = [out for _, out, _, _, _, _ in items]
+    references = [ref for _, _, refs, _, _, _ in items for ref in refs]
+    rows = shared_rows(texts, references, store)  # BLEU on the same batch shares it
+    outputs = rows.rows(texts, tok, lc, store=store)
+    ref_rows = rows.rows(references, tok, lc, store=store)
+    sources = rows.rows([src for src, _, _, _, _, _ in items], src_tok or tok, lc, store=store)
     ref_items = np.repeat(np.arange(len(items)), [len(item[2]) for item in items])
-    ref_rows = rows.rows([ref for _, _, refs, _, _, _ in items for ref in refs], tok, lc)
-    counts = sari_counts(rows.table(MAX_ORDER), sources, outputs, ref_items, ref_rows, MAX_ORDER)
+    counts = sari_counts(rows.table(MAX_ORDER, lowered=lc), sources, outputs, ref_items, ref_rows, MAX_ORDER)
     return [SariStats(*(tuple(map(tuple, operation)) for operation in item)) for item in counts.tolist()]
 
 

@@ -1,0 +1,97 @@
+"""The token ids of a batch's texts, shared by the metrics that count n-grams on arrays (BLEU, SARI).
+
+Both metrics number the distinct texts of a batch and turn every token into an integer id
+(:mod:`simpeval.ngram_table` counts on those ids). Each did it for itself, so a run scoring BLEU
+and SARI looked up every token of every reference twice. :func:`shared_rows` keeps one
+:class:`TextRows` per batch in the run's store, keyed by the batch's outputs and references, so the
+second metric finds the first one's rows and adds only what it needs besides (SARI's sources, the
+lower-cased tokens of texts whose 13a tokens do not simply lower-case). Rows are only ever appended,
+so the row numbers a metric took stay valid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import chain, compress, count
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from simpeval.ngram_table import NgramTable, lowered_ids
+from simpeval.store import stored
+from simpeval.text import lowercased_13a_is_cased_lowered, tokenize_many
+
+if TYPE_CHECKING:
+    from simpeval.store import StatsStore
+
+__all__ = ["TextRows", "shared_rows"]
+
+
+class TextRows:
+    """The distinct (text, tokenizer, lowercase) of a batch, each tokenised once through the run's
+    store and its tokens interned as ids, numbered in order of first use: the rows of an
+    :class:`~simpeval.ngram_table.NgramTable`.
+
+    A lower-cased 13a row of ASCII text is the cased row, lower-cased by the table
+    (:meth:`table` with ``lowered``): BLEU (cased) and SARI (lower-cased) share its tokens.
+    """
+
+    def __init__(self) -> None:
+        self._vocabulary: dict[str, int] = {}  # token -> id: the position where it first occurred
+        self._positions = 0  # tokens interned so far (every id is below this)
+        self._ids: list[np.ndarray] = []  # per call of _add: the token ids of its rows, concatenated
+        self._lengths: list[np.ndarray] = []
+        self._cased: list[np.ndarray] = []  # per call of _add: whether its rows hold cased 13a tokens
+        self._numbers: dict[tuple[str, bool], dict[str, int]] = {}  # (tokenizer, lowercase) -> text -> row
+        self._count = 0
+
+    def rows(self, texts: Sequence[str], tokenizer: str, lowercase: bool, *, store: StatsStore | None) -> np.ndarray:
+        """The row of each text, the texts not numbered yet tokenized in one batch
+        (:func:`simpeval.text.tokenize_many`)."""
+        numbers = self._numbers.setdefault((tokenizer, lowercase), {})
+        new = [text for text in dict.fromkeys(texts) if text not in numbers]
+        if new:
+            if lowercase and tokenizer == "13a":  # ASCII texts: their cased row, lower-cased by the table
+                easy = list(map(lowercased_13a_is_cased_lowered, new))
+                cased = list(compress(new, easy))
+                numbers.update(zip(cased, self.rows(cased, tokenizer, False, store=store).tolist()))
+                hard = [text for text, e in zip(new, easy) if not e]
+            else:
+                hard = new
+            if hard:
+                numbers.update(zip(hard, count(self._count)))
+                self._add(tokenize_many(hard, tokenizer, lowercase, store=store), tokenizer == "13a" and not lowercase)
+        return np.fromiter(map(numbers.__getitem__, texts), dtype=np.int64, count=len(texts))
+
+    def _add(self, token_lists: list[tuple[str, ...]], cased: bool) -> None:
+        flat = list(chain.from_iterable(token_lists))
+        self._ids.append(np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
+                                     dtype=np.int64, count=len(flat)))
+        self._positions += len(flat)
+        self._lengths.append(np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists)))
+        self._cased.append(np.full(len(token_lists), cased))
+        self._count += len(token_lists)
+
+    def table(self, max_order: int, lowered: bool = False) -> NgramTable:
+        """The n-gram table of every row so far; ``lowered``: the cased 13a rows count lower-cased
+        (for the rows of lower-cased texts, :meth:`rows` with ``lowercase``)."""
+        if len(self._ids) > 1:  # one array each from now on
+            for part in (self._ids, self._lengths, self._cased):
+                part[:] = [np.concatenate(part)]
+        ids, lengths, cased = (part[0] if part else np.zeros(0, dtype=np.int64)
+                               for part in (self._ids, self._lengths, self._cased))
+        base = self._positions + 1
+        if lowered and cased.any():
+            ids, base = lowered_ids(self._vocabulary, ids, np.repeat(cased, lengths), base)
+        return NgramTable.of_ids(ids, lengths, base, max_order)
+
+
+@stored
+def _batch_rows(outputs: tuple[str, ...], references: tuple[str, ...], *, store: StatsStore | None) -> TextRows:
+    return TextRows()
+
+
+def shared_rows(outputs: Sequence[str], references: Sequence[str], store: StatsStore | None) -> TextRows:
+    """The :class:`TextRows` of the batch with these outputs and (flattened) references, one per run's
+    store: BLEU and SARI on the same batch share it (and so its tokens' ids)."""
+    return _batch_rows(tuple(outputs), tuple(references), store=store)

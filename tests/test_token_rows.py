@@ -1,0 +1,36 @@
+"""BLEU and SARI on one batch share the rows of its texts (simpeval.token_rows), and the sharing
+changes no count: the statistics equal those each metric computes alone."""
+
+from __future__ import annotations
+
+from simpeval.metrics.bleu import bleu_stats
+from simpeval.metrics.sari import sari_stats
+from simpeval.store import StatsStore
+from simpeval.token_rows import _batch_rows
+
+SOURCES = ["The Cat sat on the MAT .", "Über & <b> Straße", "It costs 3.50 , not 4,000 ."]
+OUTPUTS = ["The cat sat .", "über & straße", "It costs 3.50 ."]
+REFERENCES = [("the cat sat on the mat .", "The CAT sat ."), ("Über Straße", "uber &amp; strasse"), ("It is 3.50 .",)]
+
+
+def bleu_items(lowercase: bool) -> list[tuple]:
+    return [(output, refs, "13a", lowercase) for output, refs in zip(OUTPUTS, REFERENCES)]
+
+
+def sari_items() -> list[tuple]:
+    return [(src, out, refs, "13a", True, None) for src, out, refs in zip(SOURCES, OUTPUTS, REFERENCES)]
+
+
+def test_bleu_and_sari_share_the_batch_rows_and_count_as_alone() -> None:
+    for first_bleu in (True, False):
+        store = StatsStore()
+        if first_bleu:
+            bleu, sari = bleu_stats(bleu_items(False), store=store), sari_stats(sari_items(), store=store)
+        else:
+            sari, bleu = sari_stats(sari_items(), store=store), bleu_stats(bleu_items(False), store=store)
+        assert store.count(_batch_rows) == 1
+        assert bleu == bleu_stats(bleu_items(False), store=None)
+        assert sari == sari_stats(sari_items(), store=None)
+        # lower-cased BLEU on the same rows (the table lower-cases the shared cased rows)
+        assert bleu_stats(bleu_items(True), store=store) == bleu_stats(bleu_items(True), store=None)
+        assert store.count(_batch_rows) == 1
