@@ -177,7 +177,7 @@ def part_row(lang: str, texts: list[str], repeat: int, total: float) -> str:
     def cold() -> None:
         clear_syllable_caches()
         for each in found:
-            list(map(table.__getitem__, each))
+            table.of(each)
 
     syllables = timed(cold, repeat)
     floor = sentences + words + syllables

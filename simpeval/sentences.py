@@ -22,7 +22,8 @@ Arabic ``؟``, Hindi's danda ``।``). ``benchmarks/sentence_splitting.py`` chos
 ahead of pysbd in German, French and Russian, and untrained Punkt far ahead of pysbd on ReadMe++'s Arabic
 and Hindi paragraphs (pysbd splits Arabic at commas and misses Hindi's ``.``).
 
-This module walks the candidate boundaries as NLTK does instead; ``tests/test_sentences.py`` compares
+This module walks the candidate boundaries as NLTK does instead (deciding the commonest ones, ``word.
+Next`` and a ``?`` or ``!``, without Punkt's tokeniser, with its answer); ``tests/test_sentences.py`` compares
 it with NLTK on every line of every EASSE test set and system output in the data directory, and on
 the German, French and Russian texts there with those languages' models.
 """
@@ -52,6 +53,9 @@ UNTRAINED: dict[str, tuple[str, ...]] = {"ar": ("\u061f",), "hi": ("\u0964",)}
 #: every language :func:`sentence_spans` splits.
 SENTENCE_LANGUAGES = tuple(sorted({*PUNKT_LANGUAGES, *UNTRAINED}))
 
+# Punkt's orthographic context flags (punkt.rules.orthography.OrthoContext): seen capitalised anywhere,
+# capitalised inside a sentence, lower-cased anywhere, lower-cased at a sentence start
+_UC, _MID_UC, _LC, _BEG_LC = 2 | 4 | 8, 4, 16 | 32 | 64, 16
 # NLTK's closing punctuation that moves back onto the sentence it follows (PunktLanguageVars)
 _NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|$)"
 
@@ -65,6 +69,8 @@ class _Punkt(NamedTuple):
     candidates: object
     annotate: Callable
     realignment: re.Pattern[str]
+    word: re.Pattern[str]  # word characters but the language's marks: a word that is one Punkt token
+    token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
 
 
 @lru_cache(maxsize=None)
@@ -75,9 +81,12 @@ def _model(lang: str) -> _Punkt:
     marks = (".", "?", "!", *UNTRAINED.get(lang, ()))
     rules = punkt.LanguageVars(sent_end_chars=marks, boundary_realignment_pattern=_NLTK_REALIGNMENT)
     params = punkt.load_model(PUNKT_LANGUAGES[lang]) if lang in PUNKT_LANGUAGES else punkt.PunktParameters()
+    from punkt.rules import tokens
+
     return _Punkt(params, rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
-                  re.compile(_NLTK_REALIGNMENT, re.MULTILINE))
+                  re.compile(_NLTK_REALIGNMENT, re.MULTILINE), re.compile(f"[^\\W{re.escape(''.join(marks))}]+"),
+                  (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE))
 
 
 def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
@@ -86,16 +95,17 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     language's marks for one of :data:`UNTRAINED`."""
     model = _model(lang)
     spans, start = [], 0
-    for match, context in _candidates(text, model.candidates):
-        if _breaks(context, model):
+    for match, word in _candidates(text, model.candidates):
+        if _ends_sentence(text, match, word, model):
             spans.append((start, match.end()))
             start = match.start("next_tok") if match.group("next_tok") else match.end()
     spans.append((start, len(text.rstrip())))
     return _realigned(text, spans, model.realignment)
 
 
-def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], str]]:  # noqa: ANN001
-    """Each candidate boundary with the text Punkt classifies it by (word, mark, what follows).
+def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], slice]]:  # noqa: ANN001
+    """Each candidate boundary with the word before its mark, which Punkt classifies it by (with the
+    mark and what follows).
 
     The word before a mark runs back to the last whitespace; when there is none (``?!``), it is the
     previous candidate's word, and that previous candidate is dropped (only the last mark of a run
@@ -108,10 +118,65 @@ def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], str]]:  # 
         space = _last_whitespace(gap)
         word = slice(previous_word.stop + space + 1 if space else previous_word.start, match.start())
         if previous is not None and previous_word.stop <= word.start:
-            yield previous, text[previous_word] + previous.group() + previous.group("after_tok")
+            yield previous, previous_word
         previous, previous_word = match, word
     if previous is not None:
-        yield previous, text[previous_word] + previous.group() + previous.group("after_tok")
+        yield previous, previous_word
+
+
+def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) -> bool:
+    """Whether Punkt ends a sentence at candidate ``match`` (its mark) after ``word``.
+
+    Punkt tokenises the candidate's context (the word, the mark, what follows) and annotates the
+    tokens (:func:`_breaks`); two cases, most candidates, are decided here without tokenising,
+    with the same result (``tests/test_sentences.py`` compares both on pairs of each model's words,
+    and the sentences with NLTK's on the data directory's texts):
+
+    - a mark other than the period is a token of its own that always ends a sentence (Punkt's first
+      pass), and something follows it (a candidate is followed by punctuation or by a next token);
+    - a period after a word of word characters, before a next token of word characters (perhaps
+      with a comma after them): the context's tokens are that word with its period and the next
+      word, so the decision is Punkt's two passes on those two (:func:`_period_ends_sentence`).
+    """
+    mark = match.group()
+    if mark != ".":
+        return True
+    following = match.group("next_tok")
+    if following is not None:
+        before = model.word.fullmatch(text, word.start, word.stop)
+        after = before and model.word.match(following)
+        if after and (after.end() == len(following) or following[after.end():] == ","):
+            return _period_ends_sentence(text[word], after.group(), model)
+    return _breaks(text[word] + mark + match.group("after_tok"), model)
+
+
+def _period_ends_sentence(word: str, following: str, model: _Punkt) -> bool:
+    """Punkt's first and second pass (``punkt.annotate``) on the token ``word.`` followed by the token
+    ``following`` (both of word characters only, no mark): whether the period ends a sentence."""
+    params, (numeric, initial_form, number_type) = model.params, model.token_forms
+    token = (word + ".").lower()
+    abbreviation = params.is_abbrev(word)  # first pass: an abbreviation, else a sentence break
+    type_ = number_type if numeric.match(token) else token[:-1]  # the token's type without its period
+    lowered = following.lower()
+    next_type = number_type if numeric.match(lowered) else lowered  # no period: its type as it is
+    if (type_, next_type) in params.collocations:
+        return False
+    if next_type.startswith(number_type) and params.is_numeric_abbrev(type_):
+        return False
+    initial = initial_form.match(word + ".") is not None
+    upper, lower = following[0].isupper(), following[0].islower()
+    context = params.ortho_context.get(next_type, 0)
+    if abbreviation and not initial:
+        if upper and context & _LC and not context & _MID_UC:  # the orthographic heuristic says yes
+            return True
+        if upper and next_type in params.sent_starters:
+            return True
+    if initial or type_ == number_type:
+        if lower and (context & _UC or not context & _BEG_LC):  # the orthographic heuristic says no
+            return False
+        if initial and upper and not context & _LC:  # unknown to it: a capital never seen lower-cased
+            return False
+    return not abbreviation
 
 
 def _last_whitespace(text: str) -> int:

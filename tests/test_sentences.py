@@ -150,3 +150,40 @@ def test_a_language_no_splitter_has_rules_for_is_refused():
 
     with pytest.raises(UsageError, match='sentence splitting has no rules for language "sw"'):
         split_sentences("Habari. Asante.", "sw")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "ru", "ar"])
+def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
+    """The candidates :func:`simpeval.sentences._ends_sentence` decides without Punkt's tokeniser (a mark
+    other than the period; ``word. Next``) get Punkt's answer (:func:`simpeval.sentences._breaks` on the
+    context): on every pair of the model's abbreviations, collocations, sentence starters and words of
+    known orthographic context, numbers, initials and plain words, in three cases, with and without a
+    comma after the next word, with a newline between them."""
+    from punkt.rules.orthography import OrthoContext
+
+    from simpeval import sentences
+
+    assert (sentences._UC, sentences._MID_UC, sentences._LC, sentences._BEG_LC) == (
+        OrthoContext.UC, OrthoContext.MID_UC, OrthoContext.LC, OrthoContext.BEG_LC)
+    model = sentences._model(lang)
+    params = model.params
+    words = {"house", "Haus", "x", "X", "é", "1990", "12", "٣", "و", "a1", "snake_case", "No", "no", "S"}
+    words |= set(sorted(params.abbrev_types)[:60]) | set(sorted(params.sent_starters)[:60])
+    words |= {w for pair in sorted(params.collocations)[:60] for w in pair}
+    words |= set(sorted(params.ortho_context)[:200]) | set(sorted(params.numeric_abbrev_types)[:20])
+    words = sorted(w for w in words if model.word.fullmatch(w))
+    variants = sorted({v for w in words for v in (w, w.lower(), w.upper(), w.capitalize())})
+    assert len(variants) > 20
+    pairs = [(before, after) for before in variants for after in variants[::23]]
+    pairs += [(a, b) for a, b in sorted(params.collocations)[:60]]  # a collocation straddles the period
+    pairs += [(a, n) for a in sorted(params.numeric_abbrev_types)[:20] for n in ("5", "12")]
+    pairs += [(i, w) for i in ("S", "s", "é") for w in variants[::5]]  # initials
+    checked = 0
+    for before, after in pairs:
+        for text in (f"{before}. {after} z", f"{before}. {after}, z", f"{before}.\n{after} z",
+                     f"{before}? {after} z", f"{before}!) {after}"):
+            for match, word in sentences._candidates(text, model.candidates):
+                context = text[word] + match.group() + match.group("after_tok")
+                assert sentences._ends_sentence(text, match, word, model) == sentences._breaks(context, model), text
+                checked += 1
+    assert checked > 300

@@ -36,6 +36,8 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
+from itertools import repeat
+from operator import add, sub
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -83,36 +85,62 @@ def _hyphenator(lang: str):  # noqa: ANN202 - pyphen is imported on first use
 def syllables(word: str, lang: str) -> int:
     """Syllables of one word: EASSE's counter in English, else pyphen's hyphenation points + 1 in the
     language's dictionary (textstat's count outside its CMU dictionary)."""
-    return _syllable_counter(lang)(word)
+    return _syllable_counts(lang)([word])[0]
 
 
 @lru_cache(maxsize=None)
-def _syllable_counter(lang: str) -> Callable[[str], int]:
-    return count_syllables if lang == ENGLISH else _syllable_table(lang).__getitem__
+def _syllable_counts(lang: str) -> Callable[[list[str]], list[int]]:
+    """The syllables of each of a list of words in ``lang``."""
+    if lang == ENGLISH:
+        return lambda found: list(map(count_syllables, found))
+    return _syllable_table(lang).of
 
 
-class _HyphenatedSyllables(dict):
+class _HyphenatedSyllables:
     """Word -> pyphen's hyphenation points of the lower-cased word in one language's dictionary, plus
-    one; counted on first sight. A dict rather than an ``lru_cache``: a word seen before costs one
-    lookup in C (``map(table.__getitem__, words)``), the formulas' hot path. Bounded by the vocabulary
-    (most words of a text are frequent ones), as EASSE's cache: emptied when it reaches
-    :data:`_SYLLABLE_WORDS` words."""
+    one; counted on first sight. The counts are a plain dict (:attr:`counts`) and are made for a whole
+    text's new words at once (:meth:`of`): a word seen before costs one lookup in C
+    (``map(counts.__getitem__, words)``), the formulas' hot path, and the new words of a text are
+    counted with built-ins over the list of them, not a Python call per word. Bounded by the
+    vocabulary (most words of a text are frequent ones), as EASSE's cache: emptied when it would
+    pass :data:`_SYLLABLE_WORDS` words."""
 
     def __init__(self, lang: str) -> None:
-        super().__init__()
+        self.counts: dict[str, int] = {}
         hyphenator = _hyphenator(lang)
         # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
         # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
         self.points, self.left, self.right = hyphenator.hd.positions, hyphenator.left, hyphenator.right
+        # HyphDict.positions(word) is its memo of the points of each lower-cased word seen (shared by every
+        # user of the dictionary in the process, textstat included), else the points it computes
+        memo = getattr(hyphenator.hd, "cache", None)
+        self.memoised = memo.get if isinstance(memo, dict) else lambda word: None
 
-    def __missing__(self, word: str) -> int:
-        if len(self) >= _SYLLABLE_WORDS:
-            self.clear()
-        lowered = word.lower()
-        points = self.points(lowered)
-        inside = bisect_right(points, len(lowered) - self.right) - bisect_left(points, self.left)
-        count = self[word] = max(inside, 0) + 1  # none inside when the word is shorter than left + right
-        return count
+    def __getitem__(self, word: str) -> int:
+        return self.of([word])[0]
+
+    def of(self, found: Sequence[str]) -> list[int]:
+        """The syllables of each word of ``found``."""
+        counts = self.counts
+        new = set(found).difference(counts)  # a plain dict: looked up with the set's hashes, in C
+        if new:
+            self._count(list(new))
+        return list(map(counts.__getitem__, found))
+
+    def _count(self, new: list[str]) -> None:
+        if len(self.counts) + len(new) > _SYLLABLE_WORDS:
+            self.counts.clear()
+        lowered = list(map(str.lower, new))
+        points = list(map(self.memoised, lowered))  # lower-cased twice by positions(): the same word
+        if None in points:
+            points = [found if found is not None else self.points(word) for found, word in zip(points, lowered)]
+        inside = map(sub, map(bisect_right, points, map(sub, map(len, lowered), repeat(self.right))),
+                     map(bisect_left, points, repeat(self.left)))
+        # none inside when the word is shorter than left + right
+        self.counts.update(zip(new, map(add, map(max, inside, repeat(0)), repeat(1))))
+
+    def clear(self) -> None:
+        self.counts.clear()
 
 
 _SYLLABLE_WORDS = 1 << 16
@@ -166,7 +194,7 @@ def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: Sta
     in languages without a hyphenation dictionary."""
     found = words(text)
     lengths = list(map(len, found))  # the formulas' hot path: counted with built-ins, not a Python loop
-    per_word = list(map(_syllable_counter(lang), found)) if with_syllables else []
+    per_word = _syllable_counts(lang)(found) if with_syllables else []
     few = per_word.count(0) + per_word.count(1) + per_word.count(2)
     sentences = sentence_count(text, lang, store=store) if found else 0
     return TextCounts(sentences, len(found), sum(per_word), sum(lengths),
@@ -341,10 +369,12 @@ def is_vocalised(found: Sequence[str]) -> bool:
 
 def _consonants(bare: str) -> int:
     """The letters of a word without marks or tatweel (:func:`_bare`) but alef, alef maqsura, alef wasla."""
-    return sum(map(str.isalpha, bare)) - sum(map(bare.count, "\u0627\u0649\u0671"))
+    return sum(map(str.isalpha, bare)) - sum(map(bare.count, _ALEFS))
 
 
 _MARKS_AND_TATWEEL = dict.fromkeys([*range(0x064B, 0x0660), 0x0670, 0x0640])
+_MARKS_OR_TATWEEL = re.compile("[\u064b-\u065f\u0670\u0640]")  # what _bare removes, for many words at once
+_ALEFS = "\u0627\u0649\u0671"  # alef, alef maqsura, alef wasla: no consonant
 
 
 def _bare(word: str) -> str:
@@ -364,27 +394,48 @@ def osman_counts(text: str, *, store: StatsStore | None = None) -> OsmanCounts:
     if not found:
         return OsmanCounts(0, 0, 0, 0, 0, 0)
     table = _VOCALISED_WORDS if _SHORT_VOWEL.search(text) and is_vocalised(found) else _UNVOCALISED_WORDS
-    syllables, long_words, complex_words, faseeh = map(sum, zip(*map(table.__getitem__, found)))
+    syllables, long_words, complex_words, faseeh = map(sum, zip(*table.of(found)))
     return OsmanCounts(sentence_count(text, "ar", store=store), len(found), syllables, long_words, complex_words, faseeh)
 
 
-class _OsmanWords(dict):
-    """Word -> its (syllables, long, complex, faseeh) counts, made on first sight (a dict, as
-    :class:`_HyphenatedSyllables`, and bounded the same way)."""
+class _OsmanWords:
+    """Word -> its (syllables, long, complex, faseeh) counts, made on first sight for a text's new words
+    at once (a plain dict, as :class:`_HyphenatedSyllables`, and bounded the same way)."""
 
     def __init__(self, vocalised: bool) -> None:
-        super().__init__()
+        self.counts: dict[str, tuple[int, int, int, int]] = {}
         self.vocalised = vocalised
 
-    def __missing__(self, word: str) -> tuple[int, int, int, int]:
-        if len(self) >= _SYLLABLE_WORDS:
-            self.clear()
-        bare = _bare(word)
-        count = arabic_syllables(word) if self.vocalised else _consonants(bare)
-        complex_word = count > 5
-        faseeh = complex_word and (bool(_FASEEH_LETTERS.intersection(bare)) or bare.endswith(_FASEEH_ENDINGS))
-        counts = self[word] = (count, int(sum(map(str.isalnum, bare)) > 5), int(complex_word), int(faseeh))
-        return counts
+    def __getitem__(self, word: str) -> tuple[int, int, int, int]:
+        return self.of([word])[0]
+
+    def of(self, found: Sequence[str]) -> list[tuple[int, int, int, int]]:
+        """The counts of each word of ``found``."""
+        counts = self.counts
+        new = set(found).difference(counts)
+        if new:
+            self._count(list(new))
+        return list(map(counts.__getitem__, found))
+
+    def _count(self, new: list[str]) -> None:
+        if len(self.counts) + len(new) > _SYLLABLE_WORDS:
+            self.counts.clear()
+        # _bare of each word, in one pass over them all (a word has no line break: it is a whitespace token)
+        bare = _MARKS_OR_TATWEEL.sub("", "\n".join(new)).split("\n")
+        if self.vocalised:
+            syllables = list(map(arabic_syllables, new))
+        else:  # _consonants of each, with built-ins over the list (most words are letters only)
+            letters = [len(word) if word.isalpha() else sum(map(str.isalpha, word)) for word in bare]
+            alef, maqsura, wasla = (map(str.count, bare, repeat(letter)) for letter in _ALEFS)
+            syllables = list(map(sub, letters, map(add, map(add, alef, maqsura), wasla)))
+        long = [len(word) > 5 if word.isalnum() else sum(map(str.isalnum, word)) > 5 for word in bare]
+        complex_words = list(map((5).__lt__, syllables))
+        faseeh = [is_complex and (bool(_FASEEH_LETTERS.intersection(word)) or word.endswith(_FASEEH_ENDINGS))
+                  for is_complex, word in zip(complex_words, bare)]
+        self.counts.update(zip(new, zip(syllables, map(int, long), map(int, complex_words), map(int, faseeh))))
+
+    def clear(self) -> None:
+        self.counts.clear()
 
 
 _VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
