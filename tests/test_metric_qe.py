@@ -71,12 +71,13 @@ def test_lexical_complexity_ranks_common_words_lower_in_wordfreq():
     assert simple < complex_ < math.log(1 + 50000)
 
 
-def test_the_languages_are_punkts_that_wordfreq_ranks():
+def test_the_languages_are_those_split_into_sentences_that_wordfreq_ranks_and_spacy_has_stopwords_of():
     import wordfreq
 
-    from simpeval.sentences import PUNKT_LANGUAGES
+    from simpeval.sentences import SENTENCE_LANGUAGES
 
-    assert qe.LANGUAGES == tuple(sorted(set(PUNKT_LANGUAGES) & set(wordfreq.available_languages())))
+    assert qe.LANGUAGES == tuple(sorted(set(SENTENCE_LANGUAGES) & set(wordfreq.available_languages())))
+    assert all(len(qe.stopwords(lang)) > 100 for lang in qe.LANGUAGES)
 
 
 def test_german_ranks_german_words_and_leaves_out_germans_stopwords():
@@ -94,11 +95,28 @@ def test_german_ranks_german_words_and_leaves_out_germans_stopwords():
     assert scores["qe-splits"] == [0.5]
 
 
-def test_a_language_wordfreq_does_not_rank_is_refused():
+@pytest.mark.parametrize("lang", ["et", "th", "ja"])
+def test_a_language_wordfreq_does_not_rank_or_simpeval_does_not_split_is_refused(lang):
     from simpeval.errors import UsageError
 
-    with pytest.raises(UsageError, match='metric "qe" has no rules for language "ar"'):
-        QualityEstimation(lang="ar")
+    # Estonian: Punkt's, not wordfreq's; Thai: neither; Japanese: wordfreq's, without sentence splitting
+    with pytest.raises(UsageError, match=f'metric "qe" has no rules for language "{lang}": it supports ar, cs, '):
+        QualityEstimation(lang=lang)
+
+
+def test_arabic_and_hindi_rank_their_words_in_wordfreq():
+    from wordfreq import top_n_list
+
+    # content words (not spaCy stopwords: "على"; "पर", "सो", "है"), each in wordfreq's list; "." and "।" are not
+    for lang, text, words in (("ar", "القطة تنام على الأريكة .", ["القطة", "تنام", "الأريكة"]),
+                              ("hi", "बिल्ली सोफे पर सो रही है ।", ["बिल्ली", "सोफे", "रही"])):
+        listed = top_n_list(lang, 50000)
+        assert [w for w in text.split() if w not in qe.stopwords(lang) and w in listed] == words
+        kept = [math.log1p(listed.index(w)) for w in words]
+        metric = QualityEstimation(lang=lang)
+        assert metric.signature().startswith(f"qe|formula:3|lang:{lang}|")
+        assert metric.sentence_scores([text], [text])["qe-lexical-complexity"] == [
+            pytest.approx(float(np.quantile(kept, 0.75)), abs=1e-12)]
 
 
 def _deplain_ranks(lang: str, vocab_size: int) -> dict[str, int]:

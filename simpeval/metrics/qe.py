@@ -23,8 +23,8 @@ frequent; simpeval ranks them in ``wordfreq``'s list of the language, ordered by
 cut to ``vocab_size`` (50,000), so lexical complexity is on the same scale but not equal to
 EASSE's value. A ratio over an empty original is 0, as tseval's ``safe_division`` makes it.
 
-Other languages (``--lang``): sentences are Punkt's with the language's model, ranks wordfreq's list
-of the language, and stopwords spaCy's list of the language (read from spaCy's data file, spaCy
+Other languages (``--lang``): sentences are Punkt's with the language's model (Arabic and Hindi:
+Punkt's algorithm untrained, with the language's own sentence marks), ranks wordfreq's list of the language, and stopwords spaCy's list of the language (read from spaCy's data file, spaCy
 itself is not imported); English keeps NLTK's list, as tseval. :data:`LANGUAGES` are those with all
 three; a language without them is refused in one line naming them. A word of another language is
 looked up in the form wordfreq lists it under (:func:`listed_form`: its normal form of the language,
@@ -66,8 +66,10 @@ won won't wouldn wouldn't
 """.split())
 _PUNCTUATION = frozenset(string.punctuation)
 
-#: Punkt's languages that wordfreq ranks words of (tests/test_metric_qe.py checks the list).
-LANGUAGES = ("cs", "da", "de", "el", "en", "es", "fi", "fr", "it", "nl", "pl", "pt", "ru", "sl", "sv", "tr")
+#: the languages simpeval splits sentences of (simpeval.sentences) that wordfreq ranks words of and spaCy has
+#: stopwords of (tests/test_metric_qe.py checks the list).
+LANGUAGES = ("ar", "cs", "da", "de", "el", "en", "es", "fi", "fr", "hi", "it", "nl", "pl", "pt", "ru", "sl", "sv",
+             "tr")
 
 
 @lru_cache(maxsize=None)
