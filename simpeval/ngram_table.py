@@ -144,18 +144,31 @@ def clipped_matches(
     n_items = len(outputs)
     correct = np.zeros((n_items, max_order), dtype=np.int64)
     total = np.zeros((n_items, max_order), dtype=np.int64)
+    ref_lengths = table.lengths[ref_rows]
+    found = np.zeros(0, dtype=bool)  # per reference n-gram of the order before: among its item's output's
     for n in range(1, max_order + 1):
         size = table.sizes[n - 1]
         codes, owner = table.grams(outputs, n)
         out_keys, out_counts = _keyed_counts(owner, codes, size)
         total[:, n - 1] = np.bincount(owner, minlength=n_items)
-        # each reference's distinct n-grams and their counts, keyed by the reference's item (sorted: the
-        # references are in item order), looked up among the output's n-grams: the most in one reference clips
+        # each reference n-gram keyed by its item, looked up among the output's n-grams; only those whose
+        # two (n-1)-grams were found can be (the n-gram at p holds the (n-1)-grams at p and p + 1)
         codes, pair = table.grams(ref_rows, n)
-        pair_keys, pair_counts = _keyed_counts(pair, codes, size)
-        found, index = _positions(out_keys, ref_items[pair_keys // size] * size + pair_keys % size)
+        if n == 1:
+            looked = np.arange(len(codes))
+        else:
+            # a reference with an n-gram has one (n-1)-gram more: shift each position by the references
+            # before its own that have (n-1)-grams
+            has_before = ref_lengths >= n - 1
+            before = (np.cumsum(has_before) - has_before)[pair] + np.arange(len(codes))
+            looked = np.flatnonzero(found[before] & found[before + 1])
+        hit, index = _positions(out_keys, ref_items[pair[looked]] * size + codes[looked])
+        found = np.zeros(len(codes), dtype=bool)
+        found[looked[hit]] = True
+        # the most times one reference has each of the output's n-grams clips its count
+        per_reference, times = np.unique(pair[looked[hit]] * len(out_keys) + index[hit], return_counts=True)
         best = np.zeros(len(out_keys), dtype=np.int64)
-        np.maximum.at(best, index[found], pair_counts[found])
+        np.maximum.at(best, per_reference % max(len(out_keys), 1), times)
         matched = np.minimum(out_counts, best)
         correct[:, n - 1] = _per_item(out_keys, size, n_items, matched)
     return correct, total
