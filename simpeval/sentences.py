@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from simpeval.languages import check_supported
 
-__all__ = ["PUNKT_LANGUAGES", "SENTENCE_LANGUAGES", "UNTRAINED", "sentence_spans"]
+__all__ = ["PUNKT_LANGUAGES", "SENTENCE_LANGUAGES", "UNTRAINED", "sentence_count", "sentence_spans"]
 
 #: ISO 639-1 code -> the name of NLTK's trained Punkt model for the language.
 PUNKT_LANGUAGES: dict[str, str] = {
@@ -58,6 +58,7 @@ SENTENCE_LANGUAGES = tuple(sorted({*PUNKT_LANGUAGES, *UNTRAINED}))
 _UC, _MID_UC, _LC, _BEG_LC = 2 | 4 | 8, 4, 16 | 32 | 64, 16
 # NLTK's closing punctuation that moves back onto the sentence it follows (PunktLanguageVars)
 _NLTK_REALIGNMENT = "[\"')\\]}\u2018\u2019\u201c\u201d\xab\xbb]+?(?:\\s+|(?=--)|$)"
+_CLOSING = frozenset("\"')]}\u2018\u2019\u201c\u201d\xab\xbb")  # the characters it starts with
 
 
 class _Punkt(NamedTuple):
@@ -103,6 +104,22 @@ def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
     return _realigned(text, spans, model.realignment)
 
 
+def sentence_count(text: str, lang: str = "en") -> int:
+    """``len(sentence_spans(text, lang))``, without making the spans unless a sentence after a break
+    opens with a closing quote or bracket (which realignment moves back onto the one before): else
+    every break ends a sentence and one more follows it (it opens with a non-space), and a text
+    without a break is one sentence unless it is blank."""
+    model = _model(lang)
+    breaks = 0
+    for match, word in _candidates(text, model.candidates):
+        if _ends_sentence(text, match, word, model):
+            breaks += 1
+            start = match.start("next_tok") if match.group("next_tok") else match.end()
+            if text[start] in _CLOSING:
+                return len(sentence_spans(text, lang))
+    return breaks + 1 if breaks or (text and not text.isspace()) else 0
+
+
 def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], slice]]:  # noqa: ANN001
     """Each candidate boundary with the word before its mark, which Punkt classifies it by (with the
     mark and what follows).
@@ -114,9 +131,13 @@ def _candidates(text: str, detector) -> Iterator[tuple[re.Match[str], slice]]:  
     previous: re.Match[str] | None = None
     previous_word = slice(0, 0)
     for match in detector.match(text):
-        gap = text[previous_word.stop:match.start()]
-        space = _last_whitespace(gap)
-        word = slice(previous_word.stop + space + 1 if space else previous_word.start, match.start())
+        gap, end = previous_word.stop, match.start()
+        space = text.rfind(" ", gap, end)  # the last whitespace, unless another follows it (not printable)
+        if text[space + 1 if space >= 0 else gap:end].isprintable():
+            space = space - gap if space > gap else 0
+        else:
+            space = _last_whitespace(text[gap:end])
+        word = slice(gap + space + 1 if space else previous_word.start, end)
         if previous is not None and previous_word.stop <= word.start:
             yield previous, previous_word
         previous, previous_word = match, word

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from simpeval.sentences import sentence_count
 from simpeval.text import split_sentences, tokenize
 
 
@@ -39,11 +40,16 @@ def nltk_punkt():
     ("Dr. Smith went home. He was tired.", ["Dr. Smith went home.", "He was tired."]),
     ("Wow!!! Really?", ["Wow!!!", "Really?"]),
     ('He said "Hi." Then he left.', ['He said "Hi."', "Then he left."]),
+    # a closing bracket or quote after a break goes back onto the sentence before (realignment)
+    ("He left. ) Then.", ["He left. )", "Then."]),
+    ("Stop! ) ", ["Stop! )"]),
+    ('It ended. ")', ['It ended. ")']),
     ("", []),
     ("   ", []),
 ])
 def test_nltk_cases(text: str, sentences: list[str], nltk_punkt) -> None:
     assert list(split_sentences(text)) == sentences
+    assert sentence_count(text) == len(sentences)
     assert nltk_punkt.tokenize(text) == sentences
 
 
@@ -122,6 +128,7 @@ def test_other_languages_split_as_nltks_punkt_with_their_model(lang, data_dir):
     differing = [text for raw in texts for text in (raw, " ".join(tokenize(raw, "13a", True)))
                  if list(split_sentences(text, lang)) != nltk.tokenize(text)]
     assert differing == []
+    assert [t for t in texts if sentence_count(t, lang) != len(split_sentences(t, lang))] == []
     assert split_sentences("Das ist z.B. gut. Er kam.", "de") == ("Das ist z.B. gut.", "Er kam.")
 
 
@@ -140,6 +147,7 @@ def test_arabic_and_hindi_split_as_nltks_untrained_punkt_with_their_marks(lang, 
     texts = _readmepp_paragraphs(data_dir, lang)
     assert len(texts) > 1000
     assert [t for t in texts if list(split_sentences(t, lang)) != nltk.tokenize(t)] == []
+    assert [t for t in texts if sentence_count(t, lang) != len(split_sentences(t, lang))] == []
     assert split_sentences("ذهب الولد إلى المدرسة. ثم عاد إلى البيت؟ نعم!", "ar") == (
         "ذهب الولد إلى المدرسة.", "ثم عاد إلى البيت؟", "نعم!")
     assert split_sentences("राम घर गया। वह थक गया था।", "hi") == ("राम घर गया।", "वह थक गया था।")

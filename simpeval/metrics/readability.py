@@ -46,7 +46,8 @@ from typing import ClassVar
 import simpeval
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
-from simpeval.sentences import SENTENCE_LANGUAGES, sentence_spans
+from simpeval.sentences import SENTENCE_LANGUAGES
+from simpeval.sentences import sentence_count as _sentences
 from simpeval.store import StatsStore, stored
 from simpeval.syllables import count_syllables
 
@@ -98,15 +99,15 @@ def _syllable_counts(lang: str) -> Callable[[list[str]], list[int]]:
 
 class _HyphenatedSyllables:
     """Word -> pyphen's hyphenation points of the lower-cased word in one language's dictionary, plus
-    one; counted on first sight. The counts are a plain dict (:attr:`counts`) and are made for a whole
-    text's new words at once (:meth:`of`): a word seen before costs one lookup in C
-    (``map(counts.__getitem__, words)``), the formulas' hot path, and the new words of a text are
-    counted with built-ins over the list of them, not a Python call per word. Bounded by the
-    vocabulary (most words of a text are frequent ones), as EASSE's cache: emptied when it would
-    pass :data:`_SYLLABLE_WORDS` words."""
+    one, with the word's other counts: packed in one int (:data:`_FIELD`), (1, letters, syllables, more
+    than six letters, one syllable, three syllables or more), so that a text's counts are one sum over
+    its words, in C (:meth:`total`). Counted on first sight, for a text's new words at once, with
+    built-ins over the list of them rather than a Python call per word. Bounded by the vocabulary
+    (most words of a text are frequent ones), as EASSE's cache: emptied when it would pass
+    :data:`_SYLLABLE_WORDS` words."""
 
     def __init__(self, lang: str) -> None:
-        self.counts: dict[str, int] = {}
+        self.codes: dict[str, int] = {}  # a plain dict: read in C, and set differences are made in C
         hyphenator = _hyphenator(lang)
         # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
         # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
@@ -121,15 +122,27 @@ class _HyphenatedSyllables:
 
     def of(self, found: Sequence[str]) -> list[int]:
         """The syllables of each word of ``found``."""
-        counts = self.counts
-        new = set(found).difference(counts)  # a plain dict: looked up with the set's hashes, in C
+        self.total(found)
+        return [(code >> _F2) & _FIELD_MASK for code in map(self.codes.__getitem__, found)]
+
+    def total(self, found: Sequence[str]) -> int:
+        """The sum of the packed counts of the words of ``found``."""
+        codes = self.codes
+        try:
+            return sum(map(codes.__getitem__, found))
+        except KeyError:  # new words: counted together
+            self._count(list(set(found).difference(codes)))
+            return sum(map(codes.__getitem__, found))
+
+    def add(self, found: Sequence[Sequence[str]]) -> None:
+        """Count the words of many texts not counted yet (``found``: each text's words), together."""
+        new = set().union(*found).difference(self.codes)
         if new:
             self._count(list(new))
-        return list(map(counts.__getitem__, found))
 
     def _count(self, new: list[str]) -> None:
-        if len(self.counts) + len(new) > _SYLLABLE_WORDS:
-            self.counts.clear()
+        if len(self.codes) + len(new) > _SYLLABLE_WORDS:
+            self.codes.clear()
         lowered = list(map(str.lower, new))
         points = list(map(self.memoised, lowered))  # lower-cased twice by positions(): the same word
         if None in points:
@@ -137,10 +150,43 @@ class _HyphenatedSyllables:
         inside = map(sub, map(bisect_right, points, map(sub, map(len, lowered), repeat(self.right))),
                      map(bisect_left, points, repeat(self.left)))
         # none inside when the word is shorter than left + right
-        self.counts.update(zip(new, map(add, map(max, inside, repeat(0)), repeat(1))))
+        syllables = map(_SYLLABLE_CODES.__getitem__, map(max, inside, repeat(0)))
+        self.codes.update(zip(new, map(add, map(_LENGTH_CODES.__getitem__, map(len, new)), syllables)))
 
     def clear(self) -> None:
-        self.counts.clear()
+        self.codes.clear()
+
+
+# A word's counts packed in one int, _FIELD bits each (the first the lowest), so that a text's counts
+# are one sum over its words, in C: no count of a text comes near 2**_FIELD (a trillion).
+_FIELD = 40
+_FIELD_MASK = (1 << _FIELD) - 1
+_F1, _F2, _F3, _F4, _F5 = (_FIELD * index for index in range(1, 6))  # where the second to sixth count go
+
+
+def _unpacked(total: int, fields: int) -> list[int]:
+    return [(total >> (_FIELD * index)) & _FIELD_MASK for index in range(fields)]
+
+
+class _LengthCodes(dict):
+    """Letters of a word -> its packed (1, letters, 0, more than six letters, 0, 0)."""
+
+    def __missing__(self, length: int) -> int:
+        code = self[length] = 1 + (length << _F1) + ((length > _LONG_WORD) << _F3)
+        return code
+
+
+class _SyllableCodes(dict):
+    """Hyphenation points inside a word -> its packed (0, 0, syllables, 0, one syllable, three or more):
+    syllables are the points plus one."""
+
+    def __missing__(self, points: int) -> int:
+        count = points + 1
+        code = self[points] = (count << _F2) + ((count == 1) << _F4) + ((count >= 3) << _F5)
+        return code
+
+
+_LENGTH_CODES, _SYLLABLE_CODES = _LengthCodes(), _SyllableCodes()
 
 
 _SYLLABLE_WORDS = 1 << 16
@@ -184,7 +230,7 @@ def words(text: str) -> list[str]:
 def sentence_count(text: str, lang: str, *, store: StatsStore | None = None) -> int:
     """How many sentences simpeval finds in ``text`` (:func:`simpeval.sentences.sentence_spans`), kept in
     the run's store: Osman's counts and the other formulas' share it."""
-    return len(sentence_spans(text, lang))
+    return _sentences(text, lang)
 
 
 @stored
@@ -192,14 +238,40 @@ def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: Sta
     """The counts of one text in language ``lang`` (memoised in the run's store); without
     ``with_syllables`` the three syllable counts are not made (0), for formulas that read none of them
     in languages without a hyphenation dictionary."""
-    found = words(text)
-    lengths = list(map(len, found))  # the formulas' hot path: counted with built-ins, not a Python loop
-    per_word = _syllable_counts(lang)(found) if with_syllables else []
-    few = per_word.count(0) + per_word.count(1) + per_word.count(2)
-    sentences = sentence_count(text, lang, store=store) if found else 0
-    return TextCounts(sentences, len(found), sum(per_word), sum(lengths),
-                      len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
-                      len(per_word) - few)
+    return text_counts_many([(text, lang, with_syllables)], store=store)[0]
+
+
+def text_counts_many(args_list: Sequence[tuple[str, str, bool]], *,
+                     store: StatsStore | None = None) -> list[TextCounts]:
+    """:func:`text_counts` of many texts (``[(text, lang, with_syllables), ...]``, memoised in the run's
+    store under the same keys): the new words of the texts counted together."""
+    if store is None:
+        return _text_counts_many(list(args_list), store=None)
+    return store.get_many(text_counts.__wrapped__, args_list, compute=_text_counts_many)
+
+
+def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsStore | None = None) -> list[TextCounts]:
+    out = []
+    for chunk in _batched(args_list):
+        found = [words(text) for text, _, _ in chunk]
+        tables = {lang: _syllable_table(lang) for _, lang, with_syllables in chunk if with_syllables and lang != ENGLISH}
+        for lang, table in tables.items():
+            table.add([words_ for words_, (_, other, with_syllables) in zip(found, chunk)
+                       if other == lang and with_syllables])
+        for words_, (text, lang, with_syllables) in zip(found, chunk):
+            sentences = sentence_count(text, lang, store=store) if words_ else 0
+            if with_syllables and lang != ENGLISH:  # one sum of the words' packed counts
+                found_, letters, syllables_, long_words, monosyllables, polysyllables = _unpacked(
+                    tables[lang].total(words_), 6)
+                out.append(TextCounts(sentences, found_, syllables_, letters, long_words, monosyllables, polysyllables))
+                continue
+            lengths = list(map(len, words_))  # counted with built-ins, not a Python loop
+            per_word = _syllable_counts(lang)(words_) if with_syllables else []
+            few = per_word.count(0) + per_word.count(1) + per_word.count(2)
+            out.append(TextCounts(sentences, len(words_), sum(per_word), sum(lengths),
+                                  len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
+                                  len(per_word) - few))
+    return out
 
 
 # ----------------------------------------------------------------------
@@ -390,36 +462,54 @@ def osman_counts(text: str, *, store: StatsStore | None = None) -> OsmanCounts:
     print and online) every word's syllables are estimated from its consonants (:func:`arabic_syllables`),
     so a stray mark (a shadda to tell two words apart) does not turn the count of one word into a
     count of marks. Sentences are simpeval's Arabic sentences (Punkt's algorithm with ``؟``)."""
-    found = arabic_words(text)
-    if not found:
-        return OsmanCounts(0, 0, 0, 0, 0, 0)
-    table = _VOCALISED_WORDS if _SHORT_VOWEL.search(text) and is_vocalised(found) else _UNVOCALISED_WORDS
-    syllables, long_words, complex_words, faseeh = map(sum, zip(*table.of(found)))
-    return OsmanCounts(sentence_count(text, "ar", store=store), len(found), syllables, long_words, complex_words, faseeh)
+    return osman_counts_many([(text,)], store=store)[0]
 
 
-class _OsmanWords:
-    """Word -> its (syllables, long, complex, faseeh) counts, made on first sight for a text's new words
-    at once (a plain dict, as :class:`_HyphenatedSyllables`, and bounded the same way)."""
+def osman_counts_many(args_list: Sequence[tuple[str]], *, store: StatsStore | None = None) -> list[OsmanCounts]:
+    """:func:`osman_counts` of many texts (``[(text,), ...]``, memoised in the run's store under the same
+    keys): the new words of the unvocalised ones (most) counted together (:func:`_batched`)."""
+    if store is None:
+        return _osman_counts_many(list(args_list), store=None)
+    return store.get_many(osman_counts.__wrapped__, args_list, compute=_osman_counts_many)
 
-    def __init__(self, vocalised: bool) -> None:
-        self.counts: dict[str, tuple[int, int, int, int]] = {}
+
+def _osman_counts_many(args_list: list[tuple[str]], *, store: StatsStore | None = None) -> list[OsmanCounts]:
+    out = []
+    for chunk in _batched(args_list):
+        texts = [text for text, in chunk]
+        found = list(map(arabic_words, texts))
+        tables = [_VOCALISED_WORDS if words_ and _SHORT_VOWEL.search(text) and is_vocalised(words_)
+                  else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
+        _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
+        for text, words_, table in zip(texts, found, tables):
+            out.append(OsmanCounts(sentence_count(text, "ar", store=store), *_unpacked(table.total(words_), 5))
+                       if words_ else OsmanCounts(0, 0, 0, 0, 0, 0))
+    return out
+
+
+_BATCH = 1024  # texts whose new words are counted together
+
+
+def _batched(items: list) -> list[list]:  # noqa: ANN001
+    return [items[start:start + _BATCH] for start in range(0, len(items), _BATCH)]
+
+
+class _OsmanWords(_HyphenatedSyllables):
+    """Word -> its Osman counts packed (:data:`_FIELD`): (1, syllables, long, complex, faseeh), made on
+    first sight for many words at once, as :class:`_HyphenatedSyllables`, and bounded the same way."""
+
+    def __init__(self, vocalised: bool) -> None:  # noqa: D107 - no dictionary to load
+        self.codes: dict[str, int] = {}
         self.vocalised = vocalised
 
-    def __getitem__(self, word: str) -> tuple[int, int, int, int]:
-        return self.of([word])[0]
-
     def of(self, found: Sequence[str]) -> list[tuple[int, int, int, int]]:
-        """The counts of each word of ``found``."""
-        counts = self.counts
-        new = set(found).difference(counts)
-        if new:
-            self._count(list(new))
-        return list(map(counts.__getitem__, found))
+        """The (syllables, long, complex, faseeh) counts of each word of ``found``."""
+        self.total(found)
+        return [tuple(_unpacked(code, 5)[1:]) for code in map(self.codes.__getitem__, found)]
 
     def _count(self, new: list[str]) -> None:
-        if len(self.counts) + len(new) > _SYLLABLE_WORDS:
-            self.counts.clear()
+        if len(self.codes) + len(new) > _SYLLABLE_WORDS:
+            self.codes.clear()
         # _bare of each word, in one pass over them all (a word has no line break: it is a whitespace token)
         bare = _MARKS_OR_TATWEEL.sub("", "\n".join(new)).split("\n")
         if self.vocalised:
@@ -432,10 +522,9 @@ class _OsmanWords:
         complex_words = list(map((5).__lt__, syllables))
         faseeh = [is_complex and (bool(_FASEEH_LETTERS.intersection(word)) or word.endswith(_FASEEH_ENDINGS))
                   for is_complex, word in zip(complex_words, bare)]
-        self.counts.update(zip(new, zip(syllables, map(int, long), map(int, complex_words), map(int, faseeh))))
-
-    def clear(self) -> None:
-        self.counts.clear()
+        self.codes.update(zip(new, [1 + (count << _F1) + (is_long << _F2) + (is_complex << _F3) + (is_faseeh << _F4)
+                                    for count, is_long, is_complex, is_faseeh
+                                    in zip(syllables, long, complex_words, faseeh)]))
 
 
 _VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
@@ -475,7 +564,7 @@ class Readability(Metric):
         store, lang = self.store, self.lang
         # formulas without syllables count them too where a dictionary has them: one count for all formulas
         with_syllables = self.syllables or has_hyphenation(lang)
-        return [text_counts(text, lang, with_syllables, store=store) for text in texts]
+        return text_counts_many([(text, lang, with_syllables) for text in texts], store=store)
 
     def _score_items(self, sources, outputs, references=None):  # noqa: ANN001, ANN201
         formula = self._formula()
@@ -508,8 +597,7 @@ class Osman(Readability):
     higher_is_better = True
 
     def counts(self, texts: Sequence[str]) -> list[OsmanCounts]:
-        store = self.store
-        return [osman_counts(text, store=store) for text in texts]
+        return osman_counts_many([(text,) for text in texts], store=self.store)
 
 
 def _metric(name: str, formulas: dict[str, Callable[[TextCounts], float]], description: str,
