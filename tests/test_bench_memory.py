@@ -12,22 +12,27 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import bench_memory  # noqa: E402
 
 
-def _row(metric: str, n: int, rss: float, date: str) -> dict:
+def _row(metric: str, n: int, rss: float, date: str, cpu_s: float = 1.0) -> dict:
     return {"metric": metric, "n": n, "maxrss_mb": rss, "budget_mb": "32", "date": date, "label": "after heap trim",
-            "code": "abc1234", "items": "asset-valid", "status": 0}
+            "code": "abc1234", "items": "asset-valid", "status": 0, "cpu_s": cpu_s}
 
 
 def test_the_verdict_names_every_metric():
     runs = [_row("sle", 3000, 575, "2026-11-27 05:21 UTC"), _row("sle", 15000, 607, "2026-11-27 05:22 UTC"),
             _row("siera", 3000, 610, "2026-11-27 05:21 UTC"), _row("siera", 15000, 700, "2026-11-27 05:25 UTC"),
-            _row("judge", 60, 700, "2026-11-27 06:00 UTC"), _row("judge", 300, 710, "2026-11-27 06:10 UTC")]
+            _row("judge", 60, 700, "2026-11-27 06:00 UTC", 70), _row("judge", 300, 710, "2026-11-27 06:10 UTC", 370)]
     line = bench_memory.verdict_line(runs)
     assert "met by `sle` (+32 MB); not met by `siera` (+90 MB); not measured: " in line
     # every other metric is said, the judge with why, never left out
     for name in bench_memory.METRICS:
         assert f"`{name}`" in line
-    assert "`judge` (a 135M LLM at about 0.3 items per CPU-second" in line
+    # 240 items in 300 CPU-s: 0.8 items per CPU-s, 15,000 items in 18,750 CPU-s
+    assert ("`judge` (0.80 items per CPU-second between its 60- and 300-item runs, so 15,000 items would take "
+            "about 5.2 CPU-hours on this shared 2-core machine; measured at 60 and 300 items instead, which does "
+            "not judge the target)") in line
     assert "`bertscore` (no pair of runs at 3,000 and 15,000 items yet)" in line
+    assert "`judge` (too slow for 15,000 items on this machine; no pair of runs on fewer items yet)" in (
+        bench_memory.verdict_line(runs[:4]))
     # the judge's own pair is printed, without a verdict on the target
     (judge,) = [g for g in bench_memory.growth_lines(runs, True) if "`judge`" in g]
     assert judge.endswith("60 to 300 items, peak RSS 700 to 710 MB (+10 MB) (not the target's 3,000 and 15,000 "
