@@ -172,3 +172,43 @@ def test_a_formula_refuses_a_language_it_has_no_constants_for(name, lang, suppor
 
 def test_fre_prints_its_language():
     assert _metric("fre", "de").signature().startswith("fre|formula:1|lang:de|")
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "ru", "en"])
+def test_packed_counts_of_many_texts_are_each_texts_counts_word_by_word(lang, texts):
+    """text_counts_many (the new words of many texts counted together, a text's counts one sum of its
+    words' packed counts) gives the counts made word by word: pyphen's points of each lower-cased word
+    between its left and right margins plus one (EASSE's counter in English), letters, long words, words
+    of one and of three or more syllables; and the store keeps them under text_counts' keys."""
+    import pyphen
+
+    from simpeval.sentences import sentence_spans
+    from simpeval.store import StatsStore
+    from simpeval.syllables import count_syllables
+
+    sample = texts.get(lang, texts["de"])
+    sample = [*sample, "", "  ", "...", "Ein Wort.", "x" * 300 + ". Zwei Wörter!"]
+    hyphenator = None if lang == "en" else pyphen.Pyphen(lang=pyphen.language_fallback(lang))
+    readability.clear_syllable_caches()
+    store = StatsStore()
+    many = readability.text_counts_many([(text, lang, True) for text in sample], store=store)
+    for text, counts in zip(sample, many):
+        found = readability.words(text)
+        per_word = [count_syllables(w) if hyphenator is None else len(hyphenator.positions(w.lower())) + 1
+                    for w in found]
+        expected = TextCounts(len(sentence_spans(text, lang)) if found else 0, len(found), sum(per_word),
+                              sum(map(len, found)), sum(len(w) > 6 for w in found), per_word.count(1),
+                              sum(c >= 3 for c in per_word))
+        assert counts == expected == text_counts(text, lang, store=store) == text_counts(text, lang), text
+    assert readability.syllables("Wörterbuch", lang) == readability.text_counts("Wörterbuch", lang).syllables
+
+
+def test_words_of_arabic_text_are_its_arabic_words_without_marks():
+    """The words lix and rix count in Arabic come from Osman's (arabic_words, shared in the store) with
+    their marks removed: the same as words()."""
+    from simpeval.store import StatsStore
+
+    cases = ["ذَهَبَ الوَلَدُ إلى المدرسةِ.", "كتب ـ الولد ، ّ َ كتاباً؟", "بيت", "ً", "", "مدرسة_كبيرة 12 ٣"]
+    for text in cases:
+        assert readability._arabic_plain_words(text, None) == readability.words(text), text
+        assert readability._arabic_plain_words(text, StatsStore()) == readability.words(text), text

@@ -132,3 +132,26 @@ def test_corpus_score_pools_the_counts(texts):
     assert metric.corpus_score(texts[:50], texts[:50]) == {"osman": pytest.approx(osman(pooled))}
     assert metric.corpus_score_from_statistics(totals) == {"osman": pytest.approx(osman(pooled))}
     assert math.isnan(metric.sentence_scores([""], [""])["osman"][0])
+
+
+def test_packed_osman_counts_of_many_texts_are_the_counts_word_by_word(texts):
+    """osman_counts_many (the new words of many texts counted together, a text's counts one sum of its
+    words' packed counts) gives Osman's counts made word by word (arabic_syllables, letters, complex
+    and faseeh words), vocalised texts included."""
+    from simpeval.metrics import readability
+    from simpeval.sentences import sentence_spans
+
+    vocalised = "ذَهَبَ الوَلَدُ إِلَى المَدْرَسَةِ. وَكَتَبُوا الدَّرْسَ"
+    sample = [*texts, vocalised, "", "ً ّ", "بيت 12", "المستشفيات والمؤسسات يكتبون"]
+    readability.clear_syllable_caches()
+    for text, counts in zip(sample, readability.osman_counts_many([(text,) for text in sample])):
+        found = arabic_words(text)
+        voc = readability.is_vocalised(found) and bool(readability._SHORT_VOWEL.search(text))
+        syllables = [arabic_syllables(w, voc) for w in found]
+        bare = [readability._bare(w) for w in found]
+        complex_words = [s > 5 for s in syllables]
+        faseeh = [c and (bool(set("\u0621\u0626\u0624\u0630\u0638") & set(b)) or b.endswith(("\u0648\u0627", "\u0648\u0646")))
+                  for c, b in zip(complex_words, bare)]
+        expected = OsmanCounts(len(sentence_spans(text, "ar")) if found else 0, len(found), sum(syllables),
+                               sum(sum(map(str.isalnum, b)) > 5 for b in bare), sum(complex_words), sum(faseeh))
+        assert counts == expected == osman_counts(text), text

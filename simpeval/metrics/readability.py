@@ -253,7 +253,7 @@ def text_counts_many(args_list: Sequence[tuple[str, str, bool]], *,
 def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsStore | None = None) -> list[TextCounts]:
     out = []
     for chunk in _batched(args_list):
-        found = [words(text) for text, _, _ in chunk]
+        found = [words(text) if lang != "ar" else _arabic_plain_words(text, store) for text, lang, _ in chunk]
         tables = {lang: _syllable_table(lang) for _, lang, with_syllables in chunk if with_syllables and lang != ENGLISH}
         for lang, table in tables.items():
             table.add([words_ for words_, (_, other, with_syllables) in zip(found, chunk)
@@ -403,7 +403,8 @@ def arabic_words(text: str) -> list[str]:
     """The words of Arabic ``text`` with their vowel and stress marks: whitespace tokens without
     punctuation that keep a letter or digit."""
     tokens = _NOT_ARABIC_WORD.sub("", text).split()
-    if not _LONE_MARKS.search(" ".join(tokens)):  # every token has a letter or digit: the usual case
+    # every token has a letter or digit, the usual case, unless one is marks alone (then the text has marks)
+    if not _ARABIC_MARKS.search(text) or not _LONE_MARKS.search(" ".join(tokens)):
         return tokens
     return [token for token in tokens if any(c.isalnum() for c in token)]
 
@@ -436,7 +437,7 @@ def arabic_syllables(word: str, vocalised: bool = True) -> int:
 
 def is_vocalised(found: Sequence[str]) -> bool:
     """Whether Arabic words are written with their vowels: at least half of them carry a short vowel."""
-    return 2 * sum(1 for word in found if _SHORT_VOWELS.intersection(word)) >= len(found) > 0
+    return 2 * (len(found) - sum(map(_SHORT_VOWELS.isdisjoint, found))) >= len(found) > 0
 
 
 def _consonants(bare: str) -> int:
@@ -477,7 +478,7 @@ def _osman_counts_many(args_list: list[tuple[str]], *, store: StatsStore | None 
     out = []
     for chunk in _batched(args_list):
         texts = [text for text, in chunk]
-        found = list(map(arabic_words, texts))
+        found = [stored_arabic_words(text, store=store) for text in texts]
         tables = [_VOCALISED_WORDS if words_ and _SHORT_VOWEL.search(text) and is_vocalised(words_)
                   else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
         _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
@@ -485,6 +486,20 @@ def _osman_counts_many(args_list: list[tuple[str]], *, store: StatsStore | None 
             out.append(OsmanCounts(sentence_count(text, "ar", store=store), *_unpacked(table.total(words_), 5))
                        if words_ else OsmanCounts(0, 0, 0, 0, 0, 0))
     return out
+
+
+def _arabic_plain_words(text: str, store: StatsStore | None) -> list[str]:
+    """:func:`words` of Arabic ``text``, from its :func:`arabic_words` (which Osman's counts share in the
+    store): they are those without their marks, which :func:`words` removes as punctuation (a token
+    of marks alone is in neither)."""
+    found = stored_arabic_words(text, store=store)
+    return _ARABIC_MARKS.sub("", " ".join(found)).split() if _ARABIC_MARKS.search(text) else found
+
+
+@stored
+def stored_arabic_words(text: str, *, store: StatsStore | None = None) -> list[str]:
+    """:func:`arabic_words`, memoised in the run's store (Osman's counts and the words of the other formulas)."""
+    return arabic_words(text)
 
 
 _BATCH = 1024  # texts whose new words are counted together
@@ -519,14 +534,23 @@ class _OsmanWords(_HyphenatedSyllables):
             alef, maqsura, wasla = (map(str.count, bare, repeat(letter)) for letter in _ALEFS)
             syllables = list(map(sub, letters, map(add, map(add, alef, maqsura), wasla)))
         long = [len(word) > 5 if word.isalnum() else sum(map(str.isalnum, word)) > 5 for word in bare]
-        complex_words = list(map((5).__lt__, syllables))
-        faseeh = [is_complex and (bool(_FASEEH_LETTERS.intersection(word)) or word.endswith(_FASEEH_ENDINGS))
-                  for is_complex, word in zip(complex_words, bare)]
-        self.codes.update(zip(new, [1 + (count << _F1) + (is_long << _F2) + (is_complex << _F3) + (is_faseeh << _F4)
-                                    for count, is_long, is_complex, is_faseeh
-                                    in zip(syllables, long, complex_words, faseeh)]))
+        faseeh = [count > 5 and (not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS))
+                  for count, word in zip(syllables, bare)]
+        self.codes.update(zip(new, map(add, map(add, map(_OSMAN_CODES.__getitem__, syllables),
+                                                    map(_LONG_CODE.__getitem__, long)),
+                                       map(_FASEEH_CODE.__getitem__, faseeh))))
 
 
+class _OsmanCodes(dict):
+    """Syllables of a word -> its packed Osman (1, syllables, 0, complex: more than five syllables, 0)."""
+
+    def __missing__(self, count: int) -> int:
+        code = self[count] = 1 + (count << _F1) + ((count > 5) << _F3)
+        return code
+
+
+_OSMAN_CODES = _OsmanCodes()
+_LONG_CODE, _FASEEH_CODE = (0, 1 << _F2), (0, 1 << _F4)  # by whether the word is long, faseeh
 _VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
 
 
