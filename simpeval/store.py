@@ -34,7 +34,8 @@ import gc
 from collections import OrderedDict, deque
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from itertools import repeat
+from itertools import compress, repeat
+from operator import is_not, not_
 from typing import Any, TypeVar
 
 __all__ = ["DEFAULT_MAX_ENTRIES", "StatsStore", "stored", "stored_many"]
@@ -86,18 +87,24 @@ class StatsStore:
         keys: a batch version of a :func:`stored` function (:func:`simpeval.text.tokenize_many`)
         shares its entries with the one-text calls."""
         entries = self._entries
-        keys = [(function, args) for args in args_list]
+        # C-speed passes over the batch (map, compress): a Python loop per text costs more than a lookup
+        keys = list(zip(repeat(function), args_list))
         values: list[Any] = list(map(entries.get, keys, repeat(_MISSING)))
-        absent = [position for position, value in enumerate(values) if value is _MISSING]
-        if len(absent) < len(keys):  # the ones found become the most recently used, in order
-            deque(map(entries.move_to_end, (key for key, value in zip(keys, values) if value is not _MISSING)), 0)
-        if absent:
-            missing = list(dict.fromkeys([args_list[position] for position in absent]))
+        found = list(map(is_not, values, repeat(_MISSING)))
+        n_found = sum(found)
+        if n_found:  # the ones found become the most recently used, in order
+            deque(map(entries.move_to_end, compress(keys, found)), 0)
+        if n_found < len(keys):
+            absent = args_list if not n_found else list(compress(args_list, map(not_, found)))
+            missing = list(dict.fromkeys(absent))
             computed = dict(zip(missing, (compute or function)(missing, store=self)))
             self.misses += len(missing)
-            entries.update(zip([(function, args) for args in missing], computed.values()))
-            for position in absent:
-                values[position] = computed[args_list[position]]
+            entries.update(zip(zip(repeat(function), missing), computed.values()))
+            if not n_found:
+                values = list(map(computed.__getitem__, args_list))
+            else:
+                fill = map(computed.__getitem__, absent)
+                values = [value if present else next(fill) for value, present in zip(values, found)]
             while len(entries) > self.max_entries:  # as if kept one by one: the least recently used go
                 entries.popitem(last=False)
             self.peak = max(self.peak, len(entries))

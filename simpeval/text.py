@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, compress, islice
+from itertools import chain, compress, islice, repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from simpeval.languages import ENGLISH
@@ -58,12 +59,19 @@ def lowercased_13a_is_cased_lowered(text: str) -> bool:
     return text.isascii() and "&" not in text and "<" not in text
 
 
+def lowercased_13a_are_cased_lowered(texts: Sequence[str]) -> list[bool]:
+    """:func:`lowercased_13a_is_cased_lowered` of each text; one check of them all joined when all are."""
+    if lowercased_13a_is_cased_lowered("".join(texts)):
+        return [True] * len(texts)
+    return list(map(lowercased_13a_is_cased_lowered, texts))
+
+
 def tokenize_many(
     texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
 ) -> list[tuple[str, ...]]:
     """:func:`tokenize` of each text, in the store under the same keys, the texts not there tokenized
     in one batch (:meth:`~simpeval.tokenizers.base.BaseTokenizer.tokens_many`)."""
-    args = [(text, tokenizer, lowercase) for text in texts]
+    args = list(zip(texts, repeat(tokenizer), repeat(lowercase)))
     if store is None:
         return _tokenize_batch(args, store=None)
     return store.get_many(tokenize.__wrapped__, args, compute=_tokenize_batch)  # type: ignore[attr-defined]
@@ -71,27 +79,29 @@ def tokenize_many(
 
 def _tokenize_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[tuple[str, ...]]:
     """The tokens of each ``(text, tokenizer, lowercase)``, as :func:`tokenize` finds them."""
-    tokens: list[tuple[str, ...]] = [()] * len(args)
-    groups: dict[tuple[str, bool], list[int]] = {}
-    for position, (_, tokenizer, lowercase) in enumerate(args):
-        groups.setdefault((tokenizer, lowercase), []).append(position)
-    for (tokenizer, lowercase), positions in groups.items():
-        texts = [args[position][0] for position in positions]
-        if not lowercase:
-            found = get_tokenizer(tokenizer).tokens_many(texts)
-        elif tokenizer == "13a":  # the cased tokens lower-cased where that is equal (see tokenize)
-            easy = list(map(lowercased_13a_is_cased_lowered, texts))
-            cased = tokenize_many(list(compress(texts, easy)), tokenizer, False, store=store)
-            # ASCII tokens lower-cased all at once: as many tokens, none holding a space
-            lowered = iter(" ".join(chain.from_iterable(cased)).lower().split(" "))
-            hard = iter(get_tokenizer(tokenizer).tokens_many([text.lower() for text, e in zip(texts, easy) if not e]))
-            lengths = iter(map(len, cased))
-            found = [tuple(islice(lowered, next(lengths))) if e else next(hard) for e in easy]
-        else:
-            found = get_tokenizer(tokenizer).tokens_many([text.lower() for text in texts])
-        for position, text_tokens in zip(positions, found):
-            tokens[position] = text_tokens
-    return tokens
+    if not args:
+        return []
+    settings = set(map(itemgetter(1, 2), args))
+    if len(settings) > 1:  # one batch per setting
+        tokens: list[tuple[str, ...]] = [()] * len(args)
+        for tokenizer, lowercase in settings:
+            positions = [position for position, arg in enumerate(args) if arg[1:] == (tokenizer, lowercase)]
+            for position, text_tokens in zip(positions, _tokenize_batch([args[p] for p in positions], store=store)):
+                tokens[position] = text_tokens
+        return tokens
+    (tokenizer, lowercase), = settings
+    texts = list(map(itemgetter(0), args))
+    if not lowercase:
+        return get_tokenizer(tokenizer).tokens_many(texts)
+    if tokenizer == "13a":  # the cased tokens lower-cased where that is equal (see tokenize)
+        easy = lowercased_13a_are_cased_lowered(texts)
+        cased = tokenize_many(list(compress(texts, easy)), tokenizer, False, store=store)
+        # ASCII tokens lower-cased all at once: as many tokens, none holding a space
+        lowered = iter(" ".join(chain.from_iterable(cased)).lower().split(" "))
+        hard = iter(get_tokenizer(tokenizer).tokens_many([text.lower() for text, e in zip(texts, easy) if not e]))
+        lengths = iter(map(len, cased))
+        return [tuple(islice(lowered, next(lengths))) if e else next(hard) for e in easy]
+    return get_tokenizer(tokenizer).tokens_many([text.lower() for text in texts])
 
 
 @stored

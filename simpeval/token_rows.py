@@ -12,14 +12,14 @@ so the row numbers a metric took stay valid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, compress, count
+from itertools import chain, compress, count, filterfalse
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simpeval.ngram_table import NgramTable, lowered_ids
 from simpeval.store import stored
-from simpeval.text import lowercased_13a_is_cased_lowered, tokenize_many
+from simpeval.text import lowercased_13a_are_cased_lowered, tokenize_many
 
 if TYPE_CHECKING:
     from simpeval.store import StatsStore
@@ -49,10 +49,10 @@ class TextRows:
         """The row of each text, the texts not numbered yet tokenized in one batch
         (:func:`simpeval.text.tokenize_many`)."""
         numbers = self._numbers.setdefault((tokenizer, lowercase), {})
-        new = [text for text in dict.fromkeys(texts) if text not in numbers]
+        new = list(filterfalse(numbers.__contains__, dict.fromkeys(texts)))
         if new:
             if lowercase and tokenizer == "13a":  # ASCII texts: their cased row, lower-cased by the table
-                easy = list(map(lowercased_13a_is_cased_lowered, new))
+                easy = lowercased_13a_are_cased_lowered(new)
                 cased = list(compress(new, easy))
                 numbers.update(zip(cased, self.rows(cased, tokenizer, False, store=store).tolist()))
                 hard = [text for text, e in zip(new, easy) if not e]

@@ -27,6 +27,7 @@ _ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
 # mteval-v13a's first rule puts spaces around each of these ASCII symbols (its class also holds
 # the space, for which that changes nothing once whitespace is collapsed)
 _SYMBOLS = tuple("{|}~[\\]^_`!\"#$%&()*+:;<=>?@/")
+_SYMBOL = re.compile("([" + re.escape("".join(_SYMBOLS)) + "])")
 _DIGITS = frozenset("0123456789")
 _PERIOD_OR_COMMA = re.compile(r"[.,]")
 # where the period and comma rules can differ from "space around every period and comma": a digit or
@@ -122,10 +123,9 @@ def _fixed_string_rules(text: str) -> str:
     if "&" in text:
         for entity, character in _ENTITIES:
             text = text.replace(entity, character)
-    for symbol in _SYMBOLS:
-        if symbol in text:
-            text = text.replace(symbol, f" {symbol} ")
-    return text
+    # a space either side of every symbol: the pieces between symbols and the symbols, joined by spaces
+    # (one C-speed pass, where a str.replace per symbol present passes over the text once each)
+    return " ".join(_SYMBOL.split(text))
 
 
 class Tokenizer13a(BaseTokenizer):
