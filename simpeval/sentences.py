@@ -71,6 +71,7 @@ class _Punkt(NamedTuple):
     annotate: Callable
     realignment: re.Pattern[str]
     word: re.Pattern[str]  # word characters but the language's marks: a word that is one Punkt token
+    rest: re.Pattern[str]  # what may follow such a word in the next token and leave it a token of its own
     token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
 
 
@@ -87,7 +88,16 @@ def _model(lang: str) -> _Punkt:
     return _Punkt(params, rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE), re.compile(f"[^\\W{re.escape(''.join(marks))}]+"),
-                  (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE))
+                  re.compile(_rest_pattern(rules)), (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE))
+
+
+def _rest_pattern(rules) -> str:  # noqa: ANN001
+    """After a word of word characters, what ends Punkt's token there (its word tokeniser: a character
+    that is no part of a word, or a comma before one or at the end) and holds no sentence-ending mark
+    (so no later token of the context ends a sentence)."""
+    marks = "".join(sorted(set(rules.sent_end_chars)))
+    apart = re.escape("".join(sorted(set(rules.non_word_chars) - set(marks))))
+    return f"(?:[{apart}]|,(?=[{apart}]|$))[^{re.escape(marks)}]*"
 
 
 def sentence_spans(text: str, lang: str = "en") -> list[tuple[int, int]]:
@@ -155,9 +165,10 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
 
     - a mark other than the period is a token of its own that always ends a sentence (Punkt's first
       pass), and something follows it (a candidate is followed by punctuation or by a next token);
-    - a period after a word of word characters, before a next token of word characters (perhaps
-      with a comma after them): the context's tokens are that word with its period and the next
-      word, so the decision is Punkt's two passes on those two (:func:`_period_ends_sentence`).
+    - a period after a word of word characters, before a next token that starts with word characters
+      and, if anything, then punctuation that ends a Punkt token and no mark (``Next``, ``Next,``,
+      ``L'homme``): the word with its period and those word characters are the two tokens that decide,
+      so the decision is Punkt's two passes on those two (:func:`_period_ends_sentence`).
     """
     mark = match.group()
     if mark != ".":
@@ -166,7 +177,7 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
     if following is not None:
         before = model.word.fullmatch(text, word.start, word.stop)
         after = before and model.word.match(following)
-        if after and (after.end() == len(following) or following[after.end():] == ","):
+        if after and (after.end() == len(following) or model.rest.fullmatch(following, after.end())):
             return _period_ends_sentence(text[word], after.group(), model)
     return _breaks(text[word] + mark + match.group("after_tok"), model)
 
@@ -176,15 +187,18 @@ def _period_ends_sentence(word: str, following: str, model: _Punkt) -> bool:
     ``following`` (both of word characters only, no mark): whether the period ends a sentence."""
     params, (numeric, initial_form, number_type) = model.params, model.token_forms
     token = (word + ".").lower()
-    abbreviation = params.is_abbrev(word)  # first pass: an abbreviation, else a sentence break
-    type_ = number_type if numeric.match(token) else token[:-1]  # the token's type without its period
-    lowered = following.lower()
-    next_type = number_type if numeric.match(lowered) else lowered  # no period: its type as it is
+    type_ = token[:-1]  # the token's type without its period: word.lower(), no hyphen to split at
+    abbreviation = type_ in params.abbrev_types  # first pass (is_abbrev): an abbreviation, else a sentence break
+    if word[0].isdecimal() and numeric.match(token):  # a number starts with a digit (\\d: isdecimal)
+        type_ = number_type
+    next_type = following.lower()  # no period: its type as it is
+    if following[0].isdecimal() and numeric.match(next_type):
+        next_type = number_type
     if (type_, next_type) in params.collocations:
         return False
     if next_type.startswith(number_type) and params.is_numeric_abbrev(type_):
         return False
-    initial = initial_form.match(word + ".") is not None
+    initial = len(word) == 1 and initial_form.match(word + ".") is not None
     upper, lower = following[0].isupper(), following[0].islower()
     context = params.ortho_context.get(next_type, 0)
     if abbreviation and not initial:

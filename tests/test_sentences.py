@@ -165,8 +165,8 @@ def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
     """The candidates :func:`simpeval.sentences._ends_sentence` decides without Punkt's tokeniser (a mark
     other than the period; ``word. Next``) get Punkt's answer (:func:`simpeval.sentences._breaks` on the
     context): on every pair of the model's abbreviations, collocations, sentence starters and words of
-    known orthographic context, numbers, initials and plain words, in three cases, with and without a
-    comma after the next word, with a newline between them."""
+    known orthographic context, numbers, initials and plain words, in four cases, with punctuation
+    (and marks) after the next word or none, with a newline between them."""
     from punkt.rules.orthography import OrthoContext
 
     from simpeval import sentences
@@ -175,7 +175,7 @@ def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
         OrthoContext.UC, OrthoContext.MID_UC, OrthoContext.LC, OrthoContext.BEG_LC)
     model = sentences._model(lang)
     params = model.params
-    words = {"house", "Haus", "x", "X", "é", "1990", "12", "٣", "و", "a1", "snake_case", "No", "no", "S"}
+    words = {"house", "Haus", "x", "X", "é", "1990", "12", "٣", "و", "a1", "snake_case", "No", "no", "S", "ΟΔΟΣ", "İ", "ǅ"}
     words |= set(sorted(params.abbrev_types)[:60]) | set(sorted(params.sent_starters)[:60])
     words |= {w for pair in sorted(params.collocations)[:60] for w in pair}
     words |= set(sorted(params.ortho_context)[:200]) | set(sorted(params.numeric_abbrev_types)[:20])
@@ -189,7 +189,8 @@ def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
     checked = 0
     for before, after in pairs:
         for text in (f"{before}. {after} z", f"{before}. {after}, z", f"{before}.\n{after} z",
-                     f"{before}? {after} z", f"{before}!) {after}"):
+                     f"{before}? {after} z", f"{before}!) {after}", f"{before}. {after}'s z", f"{before}. {after}»,",
+                     f"{before}. {after},) z", f"{before}. {after}(x). z", f"{before}. {after}'?) z"):
             for match, word in sentences._candidates(text, model.candidates):
                 context = text[word] + match.group() + match.group("after_tok")
                 assert sentences._ends_sentence(text, match, word, model) == sentences._breaks(context, model), text
