@@ -36,8 +36,8 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from itertools import repeat
-from operator import add, sub
+from itertools import compress, repeat
+from operator import add, mul, not_, sub
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -48,7 +48,7 @@ from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
 from simpeval.sentences import SENTENCE_LANGUAGES
 from simpeval.sentences import sentence_count as _sentences
-from simpeval.store import StatsStore, stored
+from simpeval.store import StatsStore, gc_paused, stored
 from simpeval.syllables import count_syllables
 
 # punctuation and symbols: what is removed from a token before it counts as a word
@@ -245,9 +245,10 @@ def text_counts_many(args_list: Sequence[tuple[str, str, bool]], *,
                      store: StatsStore | None = None) -> list[TextCounts]:
     """:func:`text_counts` of many texts (``[(text, lang, with_syllables), ...]``, memoised in the run's
     store under the same keys): the new words of the texts counted together."""
-    if store is None:
-        return _text_counts_many(list(args_list), store=None)
-    return store.get_many(text_counts.__wrapped__, args_list, compute=_text_counts_many)
+    with gc_paused():  # no reference cycle made; the collections would walk every object of the process
+        if store is None:
+            return _text_counts_many(list(args_list), store=None)
+        return store.get_many(text_counts.__wrapped__, args_list, compute=_text_counts_many)
 
 
 def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsStore | None = None) -> list[TextCounts]:
@@ -469,9 +470,10 @@ def osman_counts(text: str, *, store: StatsStore | None = None) -> OsmanCounts:
 def osman_counts_many(args_list: Sequence[tuple[str]], *, store: StatsStore | None = None) -> list[OsmanCounts]:
     """:func:`osman_counts` of many texts (``[(text,), ...]``, memoised in the run's store under the same
     keys): the new words of the unvocalised ones (most) counted together (:func:`_batched`)."""
-    if store is None:
-        return _osman_counts_many(list(args_list), store=None)
-    return store.get_many(osman_counts.__wrapped__, args_list, compute=_osman_counts_many)
+    with gc_paused():
+        if store is None:
+            return _osman_counts_many(list(args_list), store=None)
+        return store.get_many(osman_counts.__wrapped__, args_list, compute=_osman_counts_many)
 
 
 def _osman_counts_many(args_list: list[tuple[str]], *, store: StatsStore | None = None) -> list[OsmanCounts]:
@@ -529,28 +531,40 @@ class _OsmanWords(_HyphenatedSyllables):
         bare = _MARKS_OR_TATWEEL.sub("", "\n".join(new)).split("\n")
         if self.vocalised:
             syllables = list(map(arabic_syllables, new))
-        else:  # _consonants of each, with built-ins over the list (most words are letters only)
-            letters = [len(word) if word.isalpha() else sum(map(str.isalpha, word)) for word in bare]
+        else:  # _consonants of each: its letters (all of it, mostly) but its alefs
+            letters = _counted(bare, str.isalpha)
             alef, maqsura, wasla = (map(str.count, bare, repeat(letter)) for letter in _ALEFS)
             syllables = list(map(sub, letters, map(add, map(add, alef, maqsura), wasla)))
-        long = [len(word) > 5 if word.isalnum() else sum(map(str.isalnum, word)) > 5 for word in bare]
-        faseeh = [count > 5 and (not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS))
-                  for count, word in zip(syllables, bare)]
-        self.codes.update(zip(new, map(add, map(add, map(_OSMAN_CODES.__getitem__, syllables),
-                                                    map(_LONG_CODE.__getitem__, long)),
-                                       map(_FASEEH_CODE.__getitem__, faseeh))))
+        long = list(map((5).__lt__, _counted(bare, str.isalnum)))
+        faseeh = [False] * len(new)  # complex words only (a sixth of them)
+        for index in compress(range(len(new)), map((5).__lt__, syllables)):
+            word = bare[index]
+            faseeh[index] = not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS)
+        # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
+        keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
+        self.codes.update(zip(new, map(_OSMAN_CODES.__getitem__, keys)))
+
+
+def _counted(words_: list[str], test: Callable[[str], bool]) -> list[int]:
+    """How many characters of each word pass ``test`` (``str.isalpha``, ``str.isalnum``): with built-ins
+    over the list, and a Python loop over the words that fail it as a whole only (few)."""
+    counts = list(map(len, words_))
+    for index in compress(range(len(words_)), map(not_, map(test, words_))):
+        counts[index] = sum(map(test, words_[index]))
+    return counts
 
 
 class _OsmanCodes(dict):
-    """Syllables of a word -> its packed Osman (1, syllables, 0, complex: more than five syllables, 0)."""
+    """``4 * syllables + 2 * long + faseeh`` of a word -> its packed Osman counts (1, syllables, long,
+    complex: more than five syllables, faseeh)."""
 
-    def __missing__(self, count: int) -> int:
-        code = self[count] = 1 + (count << _F1) + ((count > 5) << _F3)
+    def __missing__(self, key: int) -> int:
+        count, long, faseeh = key >> 2, (key >> 1) & 1, key & 1
+        code = self[key] = 1 + (count << _F1) + (long << _F2) + ((count > 5) << _F3) + (faseeh << _F4)
         return code
 
 
 _OSMAN_CODES = _OsmanCodes()
-_LONG_CODE, _FASEEH_CODE = (0, 1 << _F2), (0, 1 << _F4)  # by whether the word is long, faseeh
 _VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
 
 
