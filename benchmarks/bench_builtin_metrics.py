@@ -90,10 +90,10 @@ def measure(args: argparse.Namespace) -> list[tuple[str, float]]:
                  run=run)
 
     from simpeval.syllables import count_syllables
-    from simpeval.text import ngram_counts, split_sentences, tokenize
+    from simpeval.text import ngram_counts, split_sentences, tokenized
 
     def clear_statistics() -> None:
-        store.clear(keep=(tokenize, ngram_counts, split_sentences))
+        store.clear(keep=(tokenized, ngram_counts, split_sentences))
         count_syllables.cache_clear()
 
     def clear_caches() -> None:

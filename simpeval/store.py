@@ -126,7 +126,7 @@ class StatsStore:
     def clear(self, keep: Collection[Callable[..., Any]] = ()) -> None:
         """Drop every entry but the results of the :func:`stored` functions in ``keep`` (the
         counters stay). Benchmarks time a cold start (``keep=()``) and the cost of recomputing
-        statistics from texts already tokenised (``keep=(tokenize, ngram_counts, split_sentences)``)."""
+        statistics from texts already tokenised (``keep=(tokenized, ngram_counts, split_sentences)``)."""
         kept = {getattr(function, "__wrapped__", function) for function in keep}
         for key in [key for key in self._entries if key[0] not in kept]:
             del self._entries[key]

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain, compress, islice, repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import contains, itemgetter
 from typing import TYPE_CHECKING
 
 from simpeval.languages import ENGLISH
@@ -35,11 +35,12 @@ NgramCounts = tuple[dict[tuple[str, ...], int], ...]
 
 
 @stored
-def tokenize(
+def tokenized(
     text: str, tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
-) -> tuple[str, ...]:
-    """The tokens of ``text`` after optional lowercasing and the named tokenizer (``moses:de`` for
-    a tokenizer's rules of a language other than English: :func:`simpeval.tokenizers.for_language`).
+) -> str:
+    """The tokens of ``text`` after optional lowercasing and the named tokenizer, joined by single
+    spaces: what the run's store keeps per text (one string, which Python's cyclic garbage collector
+    never walks, where it walks every token of a tuple). :func:`tokenize` splits it.
 
     Lower-cased 13a tokens are the cased tokens lower-cased when that is provably the same: for
     ASCII text (case mapping is then per character) with no ``&`` or ``<`` (13a replaces entities
@@ -48,9 +49,18 @@ def tokenize(
     """
     if lowercase:
         if tokenizer == "13a" and lowercased_13a_is_cased_lowered(text):
-            return tuple(" ".join(tokenize(text, tokenizer, False, store=store)).lower().split())
+            return tokenized(text, tokenizer, False, store=store).lower()
         text = text.lower()
-    return tuple(get_tokenizer(tokenizer)(text).split())
+    return " ".join(get_tokenizer(tokenizer)(text).split())
+
+
+def tokenize(
+    text: str, tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
+) -> tuple[str, ...]:
+    """The tokens of ``text`` after optional lowercasing and the named tokenizer (``moses:de`` for
+    a tokenizer's rules of a language other than English: :func:`simpeval.tokenizers.for_language`),
+    the text tokenized once while the run's store holds it (:func:`tokenized`)."""
+    return tuple(tokenized(text, tokenizer, lowercase, store=store).split())
 
 
 def lowercased_13a_is_cased_lowered(text: str) -> bool:
@@ -63,45 +73,50 @@ def lowercased_13a_are_cased_lowered(texts: Sequence[str]) -> list[bool]:
     """:func:`lowercased_13a_is_cased_lowered` of each text; one check of them all joined when all are."""
     if lowercased_13a_is_cased_lowered("".join(texts)):
         return [True] * len(texts)
-    return list(map(lowercased_13a_is_cased_lowered, texts))
+    return [ascii and not amp and not lt for ascii, amp, lt in zip(
+        map(str.isascii, texts), map(contains, texts, repeat("&")), map(contains, texts, repeat("<")))]
+
+
+def tokenized_many(
+    texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
+) -> list[str]:
+    """:func:`tokenized` of each text, in the store under the same keys, the texts not there tokenized
+    in one batch (:meth:`~simpeval.tokenizers.base.BaseTokenizer.joined_many`)."""
+    args = list(zip(texts, repeat(tokenizer), repeat(lowercase)))
+    if store is None:
+        return _tokenize_batch(args, store=None)
+    return store.get_many(tokenized.__wrapped__, args, compute=_tokenize_batch)  # type: ignore[attr-defined]
 
 
 def tokenize_many(
     texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
 ) -> list[tuple[str, ...]]:
-    """:func:`tokenize` of each text, in the store under the same keys, the texts not there tokenized
-    in one batch (:meth:`~simpeval.tokenizers.base.BaseTokenizer.tokens_many`)."""
-    args = list(zip(texts, repeat(tokenizer), repeat(lowercase)))
-    if store is None:
-        return _tokenize_batch(args, store=None)
-    return store.get_many(tokenize.__wrapped__, args, compute=_tokenize_batch)  # type: ignore[attr-defined]
+    """:func:`tokenize` of each text: :func:`tokenized_many`, split."""
+    return [tuple(joined.split()) for joined in tokenized_many(texts, tokenizer, lowercase, store=store)]
 
 
-def _tokenize_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[tuple[str, ...]]:
-    """The tokens of each ``(text, tokenizer, lowercase)``, as :func:`tokenize` finds them."""
+def _tokenize_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[str]:
+    """:func:`tokenized` of each ``(text, tokenizer, lowercase)``, as it finds them one by one."""
     if not args:
         return []
     settings = set(map(itemgetter(1, 2), args))
     if len(settings) > 1:  # one batch per setting
-        tokens: list[tuple[str, ...]] = [()] * len(args)
+        found: list[str] = [""] * len(args)
         for tokenizer, lowercase in settings:
             positions = [position for position, arg in enumerate(args) if arg[1:] == (tokenizer, lowercase)]
-            for position, text_tokens in zip(positions, _tokenize_batch([args[p] for p in positions], store=store)):
-                tokens[position] = text_tokens
-        return tokens
+            for position, joined in zip(positions, _tokenize_batch([args[p] for p in positions], store=store)):
+                found[position] = joined
+        return found
     (tokenizer, lowercase), = settings
     texts = list(map(itemgetter(0), args))
     if not lowercase:
-        return get_tokenizer(tokenizer).tokens_many(texts)
-    if tokenizer == "13a":  # the cased tokens lower-cased where that is equal (see tokenize)
+        return get_tokenizer(tokenizer).joined_many(texts)
+    if tokenizer == "13a":  # the cased tokens lower-cased where that is equal (see tokenized)
         easy = lowercased_13a_are_cased_lowered(texts)
-        cased = tokenize_many(list(compress(texts, easy)), tokenizer, False, store=store)
-        # ASCII tokens lower-cased all at once: as many tokens, none holding a space
-        lowered = iter(" ".join(chain.from_iterable(cased)).lower().split(" "))
-        hard = iter(get_tokenizer(tokenizer).tokens_many([text.lower() for text, e in zip(texts, easy) if not e]))
-        lengths = iter(map(len, cased))
-        return [tuple(islice(lowered, next(lengths))) if e else next(hard) for e in easy]
-    return get_tokenizer(tokenizer).tokens_many([text.lower() for text in texts])
+        lowered = map(str.lower, tokenized_many(list(compress(texts, easy)), tokenizer, False, store=store))
+        hard = iter(get_tokenizer(tokenizer).joined_many([text.lower() for text, e in zip(texts, easy) if not e]))
+        return [next(lowered) if e else next(hard) for e in easy]
+    return get_tokenizer(tokenizer).joined_many([text.lower() for text in texts])
 
 
 @stored

@@ -12,14 +12,15 @@ so the row numbers a metric took stay valid.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import chain, compress, count, filterfalse
+from itertools import compress, count, filterfalse
+from operator import not_
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simpeval.ngram_table import NgramTable, lowered_ids
 from simpeval.store import stored
-from simpeval.text import lowercased_13a_are_cased_lowered, tokenize_many
+from simpeval.text import lowercased_13a_are_cased_lowered, tokenized_many
 
 if TYPE_CHECKING:
     from simpeval.store import StatsStore
@@ -47,30 +48,49 @@ class TextRows:
 
     def rows(self, texts: Sequence[str], tokenizer: str, lowercase: bool, *, store: StatsStore | None) -> np.ndarray:
         """The row of each text, the texts not numbered yet tokenized in one batch
-        (:func:`simpeval.text.tokenize_many`)."""
+        (:func:`simpeval.text.tokenized_many`). A lower-cased 13a text whose lower-cased tokens are its
+        cased ones lower-cased (:func:`~simpeval.text.lowercased_13a_is_cased_lowered`) gets its cased
+        row, which the table lower-cases (:meth:`table` with ``lowered``)."""
+        if not (lowercase and tokenizer == "13a"):
+            return self._numbered(texts, tokenizer, lowercase, store)
+        easy = lowercased_13a_are_cased_lowered(texts)
+        if all(easy):
+            return self._numbered(texts, tokenizer, False, store)
+        found = np.empty(len(texts), dtype=np.int64)
+        mask = np.array(easy, dtype=bool)
+        found[mask] = self._numbered(list(compress(texts, easy)), tokenizer, False, store)
+        found[~mask] = self._numbered(list(compress(texts, map(not_, easy))), tokenizer, True, store)
+        return found
+
+    def _numbered(self, texts: Sequence[str], tokenizer: str, lowercase: bool, store: StatsStore | None) -> np.ndarray:
+        """The row of each text tokenized as asked, new rows for the texts not numbered yet."""
         numbers = self._numbers.setdefault((tokenizer, lowercase), {})
         new = list(filterfalse(numbers.__contains__, dict.fromkeys(texts)))
         if new:
-            if lowercase and tokenizer == "13a":  # ASCII texts: their cased row, lower-cased by the table
-                easy = lowercased_13a_are_cased_lowered(new)
-                cased = list(compress(new, easy))
-                numbers.update(zip(cased, self.rows(cased, tokenizer, False, store=store).tolist()))
-                hard = [text for text, e in zip(new, easy) if not e]
-            else:
-                hard = new
-            if hard:
-                numbers.update(zip(hard, count(self._count)))
-                self._add(tokenize_many(hard, tokenizer, lowercase, store=store), tokenizer == "13a" and not lowercase)
+            numbers.update(zip(new, count(self._count)))
+            self._add(tokenized_many(new, tokenizer, lowercase, store=store), tokenizer == "13a" and not lowercase)
         return np.fromiter(map(numbers.__getitem__, texts), dtype=np.int64, count=len(texts))
 
-    def _add(self, token_lists: list[tuple[str, ...]], cased: bool) -> None:
-        flat = list(chain.from_iterable(token_lists))
-        self._ids.append(np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
-                                     dtype=np.int64, count=len(flat)))
-        self._positions += len(flat)
-        self._lengths.append(np.fromiter(map(len, token_lists), dtype=np.int64, count=len(token_lists)))
-        self._cased.append(np.full(len(token_lists), cased))
-        self._count += len(token_lists)
+    def _add(self, joined: list[str], cased: bool) -> None:
+        """Rows for texts given as their tokens joined by single spaces (:func:`simpeval.text.tokenized`)."""
+        # every token, each text's followed by a lone NUL, interned at C speed; the NULs then mark where
+        # each text ends (unless a text has a lone NUL of its own: then one text at a time)
+        flat = " \x00 ".join([*joined, ""]).split()
+        ids = np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
+                          dtype=np.int64, count=len(flat))
+        ends = np.flatnonzero(ids == self._vocabulary["\x00"])
+        if len(ends) != len(joined):
+            flat = [token for text in joined for token in text.split()]
+            ids = np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
+                              dtype=np.int64, count=len(flat))
+            self._lengths.append(np.array([len(text.split()) for text in joined], dtype=np.int64))
+        else:
+            self._lengths.append(np.diff(ends, prepend=-1) - 1)
+            ids = np.delete(ids, ends)
+        self._positions += len(flat) + len(joined) + 1  # every id is below this
+        self._ids.append(ids)
+        self._cased.append(np.full(len(joined), cased))
+        self._count += len(joined)
 
     def table(self, max_order: int, lowered: bool = False) -> NgramTable:
         """The n-gram table of every row so far; ``lowered``: the cased 13a rows count lower-cased

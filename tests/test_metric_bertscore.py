@@ -85,7 +85,7 @@ def test_unknown_model_path_uses_its_last_layer(minilm: str) -> None:
 def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
     import bert_score
 
-    from simpeval.text import tokenize
+    from simpeval.text import tokenize, tokenized
 
     registry = load_registry(autoload=False)
     metric = registry.create_metric("bertscore", {"model": minilm, "layer": "6"})
@@ -99,7 +99,7 @@ def test_through_the_registry_with_13a_tokenization(minilm: str) -> None:
     _, _, f1 = bert_score.score(candidates, references, model_type=minilm, num_layers=6)
     assert ours == pytest.approx(f1.tolist(), abs=1e-6)
     # the 13a tokens came from the run's store, which holds each distinct text once
-    assert metric.store.count(tokenize) == len(set(OUTPUTS) | {r for refs in REFERENCES for r in refs})
+    assert metric.store.count(tokenized) == len(set(OUTPUTS) | {r for refs in REFERENCES for r in refs})
 
 
 @pytest.mark.parametrize("model", ["/nonexistent", "roberta-large"])

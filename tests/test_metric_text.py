@@ -6,7 +6,7 @@ import pytest
 
 from simpeval import UsageError
 from simpeval.store import StatsStore
-from simpeval.text import ngram_counts, tokenize
+from simpeval.text import ngram_counts, tokenize, tokenized
 from simpeval.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 
@@ -32,7 +32,7 @@ def test_texts_are_tokenized_once() -> None:
     ngram_counts("The same text.", "13a", True, store=store)
     tokenize("The same text.", "13a", False, store=store)
     # the lower-cased tokens come from the cased ones, which BLEU then finds in the store
-    assert store.count(tokenize) == 2 and store.count(ngram_counts) == 1 and store.misses == 3
+    assert store.count(tokenized) == 2 and store.count(ngram_counts) == 1 and store.misses == 3
     assert ngram_counts("a b a b", "none")[1] == {("a", "b"): 2, ("b", "a"): 1}
 
 

@@ -34,3 +34,13 @@ def test_bleu_and_sari_share_the_batch_rows_and_count_as_alone() -> None:
         # lower-cased BLEU on the same rows (the table lower-cases the shared cased rows)
         assert bleu_stats(bleu_items(True), store=store) == bleu_stats(bleu_items(True), store=None)
         assert store.count(_batch_rows) == 1
+
+
+def test_a_text_holding_a_lone_nul_keeps_its_tokens() -> None:
+    """The rows of a batch are cut where each text's tokens end; a token "\\x00" of a text's own (the
+    whitespace tokenizer keeps one) counts as a token, as the oracle's per-text n-grams count it."""
+    items = [("a \x00 b", ("a \x00 b", "a b"), "none", False), ("x", ("x \x00",), "none", False)]
+    store = StatsStore()
+    assert bleu_stats(items, store=store) == [bleu_stats([item], store=None)[0] for item in items]
+    stats = bleu_stats(items, store=None)
+    assert (stats[0].hyp_len, stats[0].correct[:2]) == (3, (3, 2))

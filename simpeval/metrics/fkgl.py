@@ -20,7 +20,7 @@ from simpeval.languages import ENGLISH
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.syllables import count_syllables
 from simpeval.store import StatsStore, gc_paused, stored
-from simpeval.text import split_sentences, tokenize, tokenize_many
+from simpeval.text import split_sentences, tokenized, tokenized_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 
@@ -45,7 +45,7 @@ def readability_counts(
     text: str, tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> ReadabilityCounts:
     """Counts of one English text (memoised: fkbleu reuses the counts of fkgl)."""
-    normalized = " ".join(tokenize(text, tokenizer, lowercase, store=store))
+    normalized = tokenized(text, tokenizer, lowercase, store=store)
     sentences = words = syllables = 0
     for sentence in split_sentences(normalized, ENGLISH, store=store):
         tokens = sentence.split()
@@ -90,7 +90,7 @@ class Fkgl(AdditiveMetric):
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store (the texts tokenized in one batch first)."""
         with gc_paused():
-            tokenize_many(texts, self.tokenizer, self.lowercase, store=self.store)
+            tokenized_many(texts, self.tokenizer, self.lowercase, store=self.store)
             return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
 
     def grades(self, texts: Sequence[str]) -> list[float]:

@@ -28,6 +28,11 @@ class BaseTokenizer:
         all the texts at once (13a does, :mod:`simpeval.tokenizers.mteval`)."""
         return [tuple(self(text).split()) for text in texts]
 
+    def joined_many(self, texts: Sequence[str]) -> list[str]:
+        """The tokens of each text joined by single spaces: ``" ".join(self(text).split())`` (one string
+        per text, which a run's store keeps more cheaply than a tuple of tokens)."""
+        return [" ".join(self(text).split()) for text in texts]
+
 
 class WhitespaceTokenizer(BaseTokenizer):
     """For text that is already tokenized: tokens are the whitespace-separated words."""
@@ -39,3 +44,6 @@ class WhitespaceTokenizer(BaseTokenizer):
 
     def tokens_many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
         return [tuple(text.split()) for text in texts]
+
+    def joined_many(self, texts: Sequence[str]) -> list[str]:
+        return [" ".join(text.split()) for text in texts]

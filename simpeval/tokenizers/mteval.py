@@ -153,22 +153,27 @@ class Tokenizer13a(BaseTokenizer):
         return " ".join(text.split())
 
     def tokens_many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
-        """The tokens of each text, equal to ``tuple(self(text).split())``, with each rule applied once
-        to all the texts joined (a C-speed ``str.replace`` over the batch instead of calls per text).
+        """The tokens of each text, equal to ``tuple(self(text).split())``: :meth:`joined_many` split."""
+        return [tuple(joined.split()) for joined in self.joined_many(texts)]
+
+    def joined_many(self, texts: Sequence[str]) -> list[str]:
+        """Each text tokenized, equal to ``self(text)``, with each rule applied once to all the texts
+        joined (a C-speed ``str.replace`` over the batch instead of calls per text).
 
         Every rule is local: the symbol, entity and newline rules replace fixed strings, the period,
         comma and dash rules look one character either side. Texts joined with ``" \\x00 "`` (a text
-        holding NUL itself falls back to one call per text) therefore tokenize as they do alone.
+        holding NUL itself falls back to one call per text) therefore tokenize as they do alone; the
+        whitespace of the whole batch is then collapsed at once, each NUL standing alone between spaces.
         """
         text = _BATCH_SEPARATOR.join(texts)
-        if text.count("\x00") != len(texts) - 1:
-            return super().tokens_many(texts)
+        if not texts or text.count("\x00") != len(texts) - 1:
+            return [self(text) for text in texts]
         text = _fixed_string_rules(text)
         if "." in text or "," in text:
             text = _periods_and_commas(text)
         if "-" in text:
             text = _dash_after_digit(text)
-        return [tuple(piece.split()) for piece in text.split("\x00")]
+        return [piece.strip(" ") for piece in " ".join(text.split()).split("\x00")]
 
 
 class TokenizerIntl(_SacrebleuTokenizer):
