@@ -46,6 +46,8 @@ sys.path.insert(0, str(HERE))
 from bench_scale import context, evaluate_command, measure  # noqa: E402
 from machine import write_report  # noqa: E402
 
+from simpeval.engine.batches import DEFAULT_BATCH_SIZE  # noqa: E402
+
 RESULTS = HERE / "results" / "memory-real.json"
 DOC = HERE.parent / "docs" / "benchmarks" / "memory.md"
 SYNTHETIC_REFS = 1
@@ -64,6 +66,10 @@ METRICS = ("lens-mini", "lens-cla-mini", "siera", "bertscore", "sle", "sle-delta
 SLEDOC_TARGET = 2
 # metrics too slow here for the target's sizes: measured on fewer items (the verdict says so and why)
 FEWER_ITEMS = ("judge",)
+# the judge's largest forward pass per number of items (``--judge-batches``): not a run, so not memory*.json
+JUDGE_BATCHES = HERE / "results" / "judge-batch-shapes.json"
+JUDGE_BATCH_SIZE = 16  # the judge's default prompts per forward pass
+ENGINE_BATCH = DEFAULT_BATCH_SIZE  # items per scored batch: one encoder call each
 KERNEL_CACHE_BOUNDED = "104ad57"  # the commit that bounded oneDNN's kernel cache
 HEAP_TRIMMED = "0e1c9f0"  # the commit from which encoders trim the C heap after each run
 LENS_MIXED = "5bc1449"  # the commit from which LENS mixes texts a few at a time and the engine trims per batch
@@ -125,6 +131,77 @@ def write_items(data_dir: Path, n: int, folder: Path, items: str = "asset-valid"
     for path, lines in zip(paths, columns):
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return paths
+
+
+def judge_batches(data_dir: Path, sizes: list[int]) -> dict:
+    """The judge's largest forward pass on the first ``n`` ``asset-valid`` items, for each ``n`` of ``sizes``.
+
+    Each prompt is built as the judge builds it (the default rubric, chat template, texts cut to 1,024 tokens);
+    each engine batch of :data:`ENGINE_BATCH` items is one encoder call, which on the CPU groups prompts of one
+    token length, at most :data:`JUDGE_BATCH_SIZE` per forward pass (``same_length_batches``). The model
+    computes the logits of every position, so the largest pass holds rows x length x vocabulary float32
+    logits: what sets the judge's peak beside its weights."""
+    from simpeval.encoding import same_length_batches
+    from simpeval_judge import llm, prompts
+    from simpeval_judge.metrics import _as_prompt, _cut
+    from transformers import AutoConfig, AutoTokenizer
+
+    model = llm.converted(llm.resolve(llm.DEFAULT_MODEL, "judge:model"), "judge:model")
+    tokenizer = AutoTokenizer.from_pretrained(model)
+    vocabulary = AutoConfig.from_pretrained(model).vocab_size
+    text = prompts.template("simplicity", "sentence", 0, True)
+    orig, refs = asset_valid(data_dir)
+    m = len(orig)
+
+    def length(i: int) -> int:
+        source, output = orig[i % m], refs[(i // m) % ASSET_REFS][i % m]
+        prompt = _as_prompt(tokenizer, prompts.render(text, _cut(tokenizer, source, 1024), _cut(tokenizer, output, 1024)),
+                            True)
+        return len(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+
+    lengths = [length(i) for i in range(max(sizes))]
+    rows = []
+    for n in sorted(sizes):
+        largest = max((len(batch) * chunk[batch[0]], len(batch), chunk[batch[0]])
+                      for chunk in (lengths[start:min(n, start + ENGINE_BATCH)] for start in range(0, n, ENGINE_BATCH))
+                      for batch in same_length_batches(chunk, JUDGE_BATCH_SIZE))
+        rows.append({"n": n, "rows": largest[1], "length": largest[2], "longest_prompt": max(lengths[:n]),
+                     "logits_mb": largest[0] * vocabulary * 4 / 2**20})
+    return {"model": model.name, "vocabulary": vocabulary, "batch_size": JUDGE_BATCH_SIZE, "rows": rows}
+
+
+def judge_lines(shapes: dict | None, real: list[dict]) -> list[str]:
+    """What sets the judge's peak, from :func:`judge_batches` and the judge's measured pair."""
+    if not shapes:
+        return []
+    found = [(small, large) for small, large in pairs(real) if large["metric"] == "judge"]
+    by_n = {row["n"]: row for row in shapes["rows"]}
+    lines = ["", "### Why `judge` grows on few items",
+             "",
+             f"On the CPU the judge runs prompts of one token length together, at most {shapes['batch_size']} per "
+             "forward pass, and the model",
+             f"computes the logits of every position: rows x length x {shapes['vocabulary']:,} float32 values "
+             f"({shapes['model']}).",
+             "The largest such pass on the first *items* items (`--judge-batches`, prompts built as the judge builds "
+             "them; each",
+             f"engine batch of {ENGINE_BATCH} items is one encoder call):",
+             "",
+             "| items | largest pass (rows x tokens) | its logits (MB) | longest prompt (tokens) |",
+             "|---|---|---|---|"]
+    lines += [f"| {r['n']:,} | {r['rows']} x {r['length']} | {r['logits_mb']:.0f} | {r['longest_prompt']} |"
+              for r in shapes["rows"]]
+    if found:
+        small, large = max(found, key=lambda pair: pair[1]["date"])
+        if small["n"] in by_n and large["n"] in by_n:
+            lines += ["", f"Measured from {small['n']:,} to {large['n']:,} items: "
+                          f"{large['maxrss_mb'] - small['maxrss_mb']:+.0f} MB of peak RSS; the largest pass's logits: "
+                          f"{by_n[large['n']]['logits_mb'] - by_n[small['n']]['logits_mb']:+.0f} MB."]
+    if SIZES[0] in by_n and SIZES[1] in by_n:
+        grow = by_n[SIZES[1]]["logits_mb"] - by_n[SIZES[0]]["logits_mb"]
+        lines += [f"From {SIZES[0]:,} to {SIZES[1]:,} items the largest pass's logits change by {grow:+.0f} MB: "
+                  "a prediction from the shapes, not a measurement. The peak is bounded by the batch size and the "
+                  "longest prompt, not by the memory budget."]
+    return lines
 
 
 def head(where: Path = HERE) -> str:
@@ -261,7 +338,7 @@ def table(runs: list[dict], with_refs: bool) -> list[str]:
     return lines
 
 
-def report(results: dict) -> str:
+def report(results: dict, shapes: dict | None = None) -> str:
     runs = [renamed(r) for r in results["runs"] if r["status"] == 0]
     real = [r for r in runs if _items(r) == "asset-valid"]
     synthetic = [r for r in runs if _items(r) == "synthetic"]
@@ -326,6 +403,7 @@ def report(results: dict) -> str:
         "",
         *(growth_lines(real, True) or ["No pair of runs recorded yet."]),
         *unmeasured_lines(real),
+        *judge_lines(shapes, real),
         "",
         "## Earlier rows: short synthetic items, one reference",
         "",
@@ -358,10 +436,15 @@ def main() -> None:
     parser.add_argument("--data-dir", default=os.environ.get("SIMPEVAL_DATA_DIR", "../shared/data"))
     parser.add_argument("--results", default=str(RESULTS))
     parser.add_argument("--write", action="store_true", help=f"write {DOC.relative_to(HERE.parent)} from the results")
+    parser.add_argument("--judge-batches", action="store_true",
+                        help=f"write the judge's largest forward pass at --sizes to {JUDGE_BATCHES.relative_to(HERE)}")
     args = parser.parse_args()
     if args.write:
         runs = [row for path in sorted(RESULTS.parent.glob("memory*.json")) for row in json.loads(path.read_text())["runs"]]
-        write_report(DOC, report({"runs": runs}))
+        shapes = json.loads(JUDGE_BATCHES.read_text()) if JUDGE_BATCHES.exists() else None
+        write_report(DOC, report({"runs": runs}, shapes))
+    elif args.judge_batches:
+        JUDGE_BATCHES.write_text(json.dumps(judge_batches(Path(args.data_dir), args.sizes), indent=1) + "\n")
     else:
         run(args)
 

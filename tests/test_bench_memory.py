@@ -42,3 +42,15 @@ def test_the_verdict_names_every_metric():
 def test_sledoc_gets_one_target_level():
     assert bench_memory.metric_spec("sledoc") == "sledoc:target=2"
     assert bench_memory.metric_spec("sle") == "sle"
+
+
+def test_the_judge_section_compares_its_growth_with_its_largest_pass():
+    runs = [_row("judge", 40, 1138, "2026-11-27 07:27 UTC", 43), _row("judge", 200, 1490, "2026-11-27 07:31 UTC", 193)]
+    shapes = {"model": "m", "vocabulary": 49152, "batch_size": 16,
+              "rows": [{"n": n, "rows": r, "length": t, "longest_prompt": 400, "logits_mb": r * t * 49152 * 4 / 2**20}
+                       for n, r, t in ((40, 3, 284), (200, 10, 273), (3000, 16, 291), (15000, 16, 291))]}
+    lines = bench_memory.judge_lines(shapes, runs)
+    assert "| 200 | 10 x 273 | 512 | 400 |" in lines
+    assert "Measured from 40 to 200 items: +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
+    assert any(line.startswith("From 3,000 to 15,000 items the largest pass's logits change by +0 MB") for line in lines)
+    assert bench_memory.judge_lines(None, runs) == []
