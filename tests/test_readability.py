@@ -212,3 +212,7 @@ def test_words_of_arabic_text_are_its_arabic_words_without_marks():
     for text in cases:
         assert readability._arabic_plain_words(text, None) == readability.words(text), text
         assert readability._arabic_plain_words(text, StatsStore()) == readability.words(text), text
+
+
+def test_words_drop_punctuation_and_the_underscore_inside_tokens():
+    assert readability.words("l'homme, snake_case _ ... 3,5 «Ça» — va") == ["lhomme", "snakecase", "35", "Ça", "va"]

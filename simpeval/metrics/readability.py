@@ -51,8 +51,10 @@ from simpeval.sentences import sentence_count as _sentences
 from simpeval.store import StatsStore, gc_paused, stored
 from simpeval.syllables import count_syllables
 
-# punctuation and symbols: what is removed from a token before it counts as a word
-_NOT_WORD = re.compile(r"[^\w\s]|_")
+# punctuation and symbols: what is removed from a token before it counts as a word (``[^\w\s]|_``; the
+# underscore, a word character but no letter or digit, is removed first with str.replace: re scans one
+# character class faster than an alternation)
+_NOT_WORD = re.compile(r"[^\w\s]")
 _LONG_WORD = 6  # letters; a long word has more
 
 
@@ -223,7 +225,7 @@ def has_hyphenation(lang: str) -> bool:
 
 def words(text: str) -> list[str]:
     """The words of ``text``: whitespace tokens without punctuation that keep a letter or digit."""
-    return _NOT_WORD.sub("", text).split()  # split() gives no empty token
+    return _NOT_WORD.sub("", text.replace("_", "")).split()  # split() gives no empty token
 
 
 @stored
@@ -375,7 +377,7 @@ _LONG_VOWEL_LETTERS = frozenset("\u0627\u0648\u064a\u0649")  # alef, waw, yaa, a
 _FASEEH_LETTERS = frozenset("\u0621\u0626\u0624\u0630\u0638")  # hamza, on yaa, on waw; thal; dhaa
 _FASEEH_ENDINGS = ("\u0648\u0627", "\u0648\u0646")  # -uu-a (waw al-jamaa with alef), -uun
 # punctuation and symbols, not Arabic's vowel and stress marks (U+064B-U+065F, U+0670: no \\w)
-_NOT_ARABIC_WORD = re.compile(r"[^\w\s\u064b-\u065f\u0670]|_")
+_NOT_ARABIC_WORD = re.compile(r"[^\w\s\u064b-\u065f\u0670]")  # and the underscore, removed first as for _NOT_WORD
 _ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
 _LONE_MARKS = re.compile(r"(?:^| )[\u064b-\u065f\u0670]+(?: |$)")  # a token of marks alone
 _SHORT_VOWEL = re.compile("[" + _FATHA + _DAMMA + _KASRA + "]")
@@ -403,7 +405,7 @@ class OsmanCounts:
 def arabic_words(text: str) -> list[str]:
     """The words of Arabic ``text`` with their vowel and stress marks: whitespace tokens without
     punctuation that keep a letter or digit."""
-    tokens = _NOT_ARABIC_WORD.sub("", text).split()
+    tokens = _NOT_ARABIC_WORD.sub("", text.replace("_", "")).split()
     # every token has a letter or digit, the usual case, unless one is marks alone (then the text has marks)
     if not _ARABIC_MARKS.search(text) or not _LONE_MARKS.search(" ".join(tokens)):
         return tokens
