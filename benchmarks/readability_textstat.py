@@ -163,9 +163,9 @@ def speed_rows(textstat, registry, lang: str, texts: list[str],  # noqa: ANN001
 
 
 def part_row(lang: str, texts: list[str], repeat: int, total: float, ours: float) -> tuple[str, float]:
-    """Where simpeval's time goes: its sentences (Punkt), words (both tokenisations in Arabic), the new
-    words' counts from cold (pyphen's points and the other per-word counts; Osman's per-word counts in
-    Arabic) and each text's counts from its words' (the sums), each alone over every text, and the rest
+    """Where simpeval's time goes: its sentences (Punkt), words (Osman's in Arabic, which give the others'),
+    the new words' counts from cold (pyphen's points and the other per-word counts; Osman's per-word counts
+    in Arabic) and each text's counts from its words' (the sums), each alone over every text, and the rest
     (the store, the formulas, the checks), against textstat's time for every formula. Returns the row and
     the three counting steps' sum."""
     from simpeval.metrics import readability
@@ -178,7 +178,7 @@ def part_row(lang: str, texts: list[str], repeat: int, total: float, ours: float
 
         def tokenised() -> None:
             for text in texts:
-                readability._arabic_plain_words(text, None)
+                readability.arabic_words(text)
     else:
         found = [readability.words(t) for t in texts]
         table = readability._syllable_table(lang)
@@ -272,7 +272,8 @@ def page(data: dict[str, list[str]], repeat: int) -> str:
         "What bounds it: simpeval's steps alone, each over every text (CPU seconds, the fastest of the "
         "same runs): Punkt's sentence count with the language's model (`simpeval.sentences.sentence_count`; "
         "most candidates decided without Punkt's tokeniser, with its answer), the words (a regular "
-        "expression over each text; in Arabic Osman's words and the words of the other formulas), the new "
+        "expression over each text; in Arabic Osman's words, whose letters without their marks the other "
+        "formulas count), the new "
         "words' counts from cold (pyphen's hyphenation points, letters, long words; Osman's per-word "
         "counts in Arabic; all the texts' new words counted together), then each text's counts as one sum "
         "of its words' packed counts; the rest is the store, the formulas and the checks. The first three "

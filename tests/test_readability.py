@@ -204,14 +204,20 @@ def test_packed_counts_of_many_texts_are_each_texts_counts_word_by_word(lang, te
 
 
 def test_words_of_arabic_text_are_its_arabic_words_without_marks():
-    """The words lix and rix count in Arabic come from Osman's (arabic_words, shared in the store) with
-    their marks removed: the same as words()."""
+    """The words lix and rix count in Arabic are counted with Osman's (arabic_totals: one tokenisation,
+    shared in the store), as Osman's words without their marks: the same counts as words() gives."""
+    from simpeval.sentences import sentence_spans
     from simpeval.store import StatsStore
 
-    cases = ["ذَهَبَ الوَلَدُ إلى المدرسةِ.", "كتب ـ الولد ، ّ َ كتاباً؟", "بيت", "ً", "", "مدرسة_كبيرة 12 ٣"]
+    cases = ["ذَهَبَ الوَلَدُ إلى المدرسةِ.", "كتب ـ الولد ، ّ َ كتاباً؟", "بيت", "ً", "", "مدرسة_كبيرة 12 ٣",
+             "المستشفياتُ الجامعيةُ الكبيرةُ"]
+    readability.clear_syllable_caches()
     for text in cases:
-        assert readability._arabic_plain_words(text, None) == readability.words(text), text
-        assert readability._arabic_plain_words(text, StatsStore()) == readability.words(text), text
+        found = readability.words(text)
+        expected = TextCounts(len(sentence_spans(text, "ar")) if found else 0, len(found), 0,
+                              sum(map(len, found)), sum(len(w) > 6 for w in found), 0, 0)
+        assert text_counts(text, "ar", False) == expected == text_counts(text, "ar", False, store=StatsStore()), text
+        assert readability.arabic_totals(text)[0] == len(readability.arabic_words(text)) == len(found)
 
 
 def test_words_drop_punctuation_and_the_underscore_inside_tokens():

@@ -163,7 +163,7 @@ class _HyphenatedSyllables:
 # are one sum over its words, in C: no count of a text comes near 2**_FIELD (a trillion).
 _FIELD = 40
 _FIELD_MASK = (1 << _FIELD) - 1
-_F1, _F2, _F3, _F4, _F5 = (_FIELD * index for index in range(1, 6))  # where the second to sixth count go
+_F1, _F2, _F3, _F4, _F5, _F6 = (_FIELD * index for index in range(1, 7))  # where the second to seventh go
 
 
 def _unpacked(total: int, fields: int) -> list[int]:
@@ -254,27 +254,33 @@ def text_counts_many(args_list: Sequence[tuple[str, str, bool]], *,
 
 
 def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsStore | None = None) -> list[TextCounts]:
-    out = []
-    for chunk in _batched(args_list):
-        found = [words(text) if lang != "ar" else _arabic_plain_words(text, store) for text, lang, _ in chunk]
-        tables = {lang: _syllable_table(lang) for _, lang, with_syllables in chunk if with_syllables and lang != ENGLISH}
+    out: list[TextCounts | None] = [None] * len(args_list)
+    # Arabic without syllables (lix, rix): its words are Osman's without their marks, whose letters and
+    # long words arabic_totals counts with Osman's (one tokenisation, shared in the store)
+    arabic = [index for index, (_, lang, with_syllables) in enumerate(args_list) if lang == "ar" and not with_syllables]
+    for index, totals in zip(arabic, arabic_totals_many([args_list[index][:1] for index in arabic], store=store)):
+        out[index] = TextCounts(totals[7], totals[0], 0, totals[5], totals[6], 0, 0)
+    for chunk in _batched([index for index, counts in enumerate(out) if counts is None]):
+        found = [words(args_list[index][0]) for index in chunk]
+        tables = {lang: _syllable_table(lang) for _, lang, with_syllables in map(args_list.__getitem__, chunk)
+                  if with_syllables and lang != ENGLISH}
         for lang, table in tables.items():
-            table.add([words_ for words_, (_, other, with_syllables) in zip(found, chunk)
-                       if other == lang and with_syllables])
-        for words_, (text, lang, with_syllables) in zip(found, chunk):
+            table.add([words_ for words_, index in zip(found, chunk) if args_list[index][1:] == (lang, True)])
+        for words_, index in zip(found, chunk):
+            text, lang, with_syllables = args_list[index]
             sentences = sentence_count(text, lang, store=store) if words_ else 0
             if with_syllables and lang != ENGLISH:  # one sum of the words' packed counts
                 found_, letters, syllables_, long_words, monosyllables, polysyllables = _unpacked(
                     tables[lang].total(words_), 6)
-                out.append(TextCounts(sentences, found_, syllables_, letters, long_words, monosyllables, polysyllables))
+                out[index] = TextCounts(sentences, found_, syllables_, letters, long_words, monosyllables, polysyllables)
                 continue
             lengths = list(map(len, words_))  # counted with built-ins, not a Python loop
             per_word = _syllable_counts(lang)(words_) if with_syllables else []
             few = per_word.count(0) + per_word.count(1) + per_word.count(2)
-            out.append(TextCounts(sentences, len(words_), sum(per_word), sum(lengths),
-                                  len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
-                                  len(per_word) - few))
-    return out
+            out[index] = TextCounts(sentences, len(words_), sum(per_word), sum(lengths),
+                                    len(lengths) - sum(map(lengths.count, range(_LONG_WORD + 1))), per_word.count(1),
+                                    len(per_word) - few)
+    return out  # type: ignore[return-value]
 
 
 # ----------------------------------------------------------------------
@@ -479,31 +485,40 @@ def osman_counts_many(args_list: Sequence[tuple[str]], *, store: StatsStore | No
 
 
 def _osman_counts_many(args_list: list[tuple[str]], *, store: StatsStore | None = None) -> list[OsmanCounts]:
-    out = []
-    for chunk in _batched(args_list):
-        texts = [text for text, in chunk]
-        found = [stored_arabic_words(text, store=store) for text in texts]
-        tables = [_VOCALISED_WORDS if words_ and _SHORT_VOWEL.search(text) and is_vocalised(words_)
-                  else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
-        _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
-        for text, words_, table in zip(texts, found, tables):
-            out.append(OsmanCounts(sentence_count(text, "ar", store=store), *_unpacked(table.total(words_), 5))
-                       if words_ else OsmanCounts(0, 0, 0, 0, 0, 0))
-    return out
-
-
-def _arabic_plain_words(text: str, store: StatsStore | None) -> list[str]:
-    """:func:`words` of Arabic ``text``, from its :func:`arabic_words` (which Osman's counts share in the
-    store): they are those without their marks, which :func:`words` removes as punctuation (a token
-    of marks alone is in neither)."""
-    found = stored_arabic_words(text, store=store)
-    return _ARABIC_MARKS.sub("", " ".join(found)).split() if _ARABIC_MARKS.search(text) else found
+    return [OsmanCounts(totals[7], *totals[:5]) if totals[0] else OsmanCounts(0, 0, 0, 0, 0, 0)
+            for totals in arabic_totals_many(args_list, store=store)]
 
 
 @stored
-def stored_arabic_words(text: str, *, store: StatsStore | None = None) -> list[str]:
-    """:func:`arabic_words`, memoised in the run's store (Osman's counts and the words of the other formulas)."""
-    return arabic_words(text)
+def arabic_totals(text: str, *, store: StatsStore | None = None) -> tuple[int, ...]:
+    """Of Arabic ``text``: its :func:`arabic_words`, their Osman syllables, long, complex and faseeh words
+    (:func:`osman_counts`), the letters and the words of more than six letters of the same words
+    without their marks, which are its :func:`words` (:func:`text_counts`; the marks are punctuation
+    there, and a token of marks alone is in neither), and its sentences (0 without words). Memoised in the
+    run's store: Osman and the other formulas share one tokenisation of the text."""
+    return arabic_totals_many([(text,)], store=store)[0]
+
+
+def arabic_totals_many(args_list: Sequence[tuple[str]], *, store: StatsStore | None = None) -> list[tuple[int, ...]]:
+    """:func:`arabic_totals` of many texts (``[(text,), ...]``, under the same keys in the store): the new
+    words of the unvocalised ones (most) counted together."""
+    with gc_paused():
+        if store is None:
+            return _arabic_totals_many(list(args_list), store=None)
+        return store.get_many(arabic_totals.__wrapped__, args_list, compute=_arabic_totals_many)
+
+
+def _arabic_totals_many(args_list: list[tuple[str]], *, store: StatsStore | None = None) -> list[tuple[int, ...]]:
+    out = []
+    for chunk in _batched(args_list):
+        texts = [text for text, in chunk]
+        found = list(map(arabic_words, texts))
+        tables = [_VOCALISED_WORDS if words_ and _SHORT_VOWEL.search(text) and is_vocalised(words_)
+                  else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
+        _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
+        out += [(*_unpacked(table.total(words_), 7), _sentences(text, "ar") if words_ else 0)
+                for text, words_, table in zip(texts, found, tables)]
+    return out
 
 
 _BATCH = 1024  # texts whose new words are counted together
@@ -514,8 +529,9 @@ def _batched(items: list) -> list[list]:  # noqa: ANN001
 
 
 class _OsmanWords(_HyphenatedSyllables):
-    """Word -> its Osman counts packed (:data:`_FIELD`): (1, syllables, long, complex, faseeh), made on
-    first sight for many words at once, as :class:`_HyphenatedSyllables`, and bounded the same way."""
+    """Word -> its Osman counts packed (:data:`_FIELD`): (1, syllables, long, complex, faseeh), then the
+    letters of the word without its marks and whether they are more than six (:func:`arabic_totals`), made
+    on first sight for many words at once, as :class:`_HyphenatedSyllables`, and bounded the same way."""
 
     def __init__(self, vocalised: bool) -> None:  # noqa: D107 - no dictionary to load
         self.codes: dict[str, int] = {}
@@ -544,7 +560,8 @@ class _OsmanWords(_HyphenatedSyllables):
             faseeh[index] = not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS)
         # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
         keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
-        self.codes.update(zip(new, map(_OSMAN_CODES.__getitem__, keys)))
+        plain = map(len, _ARABIC_MARKS.sub("", "\n".join(new)).split("\n"))  # its letters in words()
+        self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys), map(_PLAIN_CODES.__getitem__, plain))))
 
 
 def _counted(words_: list[str], test: Callable[[str], bool]) -> list[int]:
@@ -566,7 +583,15 @@ class _OsmanCodes(dict):
         return code
 
 
-_OSMAN_CODES = _OsmanCodes()
+class _PlainCodes(dict):
+    """Letters of an Arabic word without its marks -> its packed (0, 0, 0, 0, 0, letters, more than six)."""
+
+    def __missing__(self, letters: int) -> int:
+        code = self[letters] = (letters << _F5) + ((letters > _LONG_WORD) << _F6)
+        return code
+
+
+_OSMAN_CODES, _PLAIN_CODES = _OsmanCodes(), _PlainCodes()
 _VOCALISED_WORDS, _UNVOCALISED_WORDS = _OsmanWords(True), _OsmanWords(False)
 
 
