@@ -158,7 +158,7 @@ def stage_seconds(sources, outputs, references) -> dict[str, float]:
     from simpeval.registry import load_registry
     from simpeval.run import Run
     from simpeval.store import gc_paused
-    from simpeval.text import tokenize_many
+    from simpeval.text import tokenized_many
     from simpeval.token_rows import shared_rows
 
     flat = [ref for refs in references for ref in refs]
@@ -179,7 +179,7 @@ def stage_seconds(sources, outputs, references) -> dict[str, float]:
     fkgl = load_registry(autoload=False).create_metric("fkgl")
     fkgl.bind_run(run)
     steps = {
-        "13a tokenisation": lambda: tokenize_many(list(dict.fromkeys([*sources, *outputs, *flat])), "13a", False,
+        "13a tokenisation": lambda: tokenized_many(list(dict.fromkeys([*sources, *outputs, *flat])), "13a", False,
                                                   store=store),
         "token ids and n-gram tables": tables,
         "BLEU counting": lambda: clipped_matches(state["table"], state["cased"][0], ref_items, state["cased"][1], 4),

@@ -66,7 +66,7 @@ class StatsStore:
 
     def get(self, function: Callable[..., Any], args: tuple) -> Any:
         """``function(*args, store=self)``, computed once while it stays in the store."""
-        key = (function, args)
+        key = (function, *args)  # one tuple per entry: the function, then its arguments
         entries = self._entries
         try:
             value = entries[key]
@@ -88,7 +88,7 @@ class StatsStore:
         shares its entries with the one-text calls."""
         entries = self._entries
         # C-speed passes over the batch (map, compress): a Python loop per text costs more than a lookup
-        keys = list(zip(repeat(function), args_list))
+        keys = list(map(tuple.__add__, repeat((function,)), args_list))
         values: list[Any] = list(map(entries.get, keys, repeat(_MISSING)))
         found = list(map(is_not, values, repeat(_MISSING)))
         n_found = sum(found)
@@ -99,7 +99,7 @@ class StatsStore:
             missing = list(dict.fromkeys(absent))
             computed = dict(zip(missing, (compute or function)(missing, store=self)))
             self.misses += len(missing)
-            entries.update(zip(zip(repeat(function), missing), computed.values()))
+            entries.update(zip(map(tuple.__add__, repeat((function,)), missing), computed.values()))
             if not n_found:
                 values = list(map(computed.__getitem__, args_list))
             else:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby, repeat
+from operator import itemgetter
 
 import simpeval
 from simpeval.languages import ENGLISH
@@ -45,7 +47,11 @@ def readability_counts(
     text: str, tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> ReadabilityCounts:
     """Counts of one English text (memoised: fkbleu reuses the counts of fkgl)."""
-    normalized = tokenized(text, tokenizer, lowercase, store=store)
+    return _counts(tokenized(text, tokenizer, lowercase, store=store), store)
+
+
+def _counts(normalized: str, store: StatsStore | None) -> ReadabilityCounts:
+    """The counts of a text given as its tokens joined by spaces."""
     sentences = words = syllables = 0
     for sentence in split_sentences(normalized, ENGLISH, store=store):
         tokens = sentence.split()
@@ -53,6 +59,26 @@ def readability_counts(
         words += len(tokens)
         syllables += sum(map(count_syllables, tokens))
     return ReadabilityCounts(sentences, words, syllables)
+
+
+def readability_counts_many(
+    texts: Sequence[str], tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
+) -> list[ReadabilityCounts]:
+    """:func:`readability_counts` of each text, kept in the store under its keys: the texts not there
+    tokenized in one batch and counted in one call (no store lookup per text and step)."""
+    args = list(zip(texts, repeat(tokenizer), repeat(lowercase)))
+    with gc_paused():
+        if store is None:
+            return _counts_batch(args, store=None)
+        return store.get_many(readability_counts.__wrapped__, args, compute=_counts_batch)  # type: ignore[attr-defined]
+
+
+def _counts_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[ReadabilityCounts]:
+    found: list[ReadabilityCounts] = []
+    for (tokenizer, lowercase), group in groupby(args, itemgetter(1, 2)):
+        normalized = tokenized_many(list(map(itemgetter(0), group)), tokenizer, lowercase, store=store)
+        found += map(_counts, normalized, repeat(store))
+    return found
 
 
 def fkgl_from_counts(counts: ReadabilityCounts, clip: bool = True) -> float:
@@ -89,9 +115,7 @@ class Fkgl(AdditiveMetric):
 
     def counts(self, texts: Sequence[str]) -> list[ReadabilityCounts]:
         """Per-text counts, memoised in the run's store (the texts tokenized in one batch first)."""
-        with gc_paused():
-            tokenized_many(texts, self.tokenizer, self.lowercase, store=self.store)
-            return [readability_counts(text, self.tokenizer, self.lowercase, store=self.store) for text in texts]
+        return readability_counts_many(texts, self.tokenizer, self.lowercase, store=self.store)
 
     def grades(self, texts: Sequence[str]) -> list[float]:
         """Each text's grade level (sentence scores; fkbleu and SLE's labels use them too)."""
