@@ -96,6 +96,8 @@ def main() -> None:
     load = load_average()
     page = args.docs / "leaderboard.md"
     old = page.read_text(encoding="utf-8") if page.exists() else ""
+    #: a --cache-dir that holds nothing yet (kept only to resume an interrupted run) still makes a cold run
+    was_empty = not args.cache_dir or not args.cache_dir.exists() or not any(args.cache_dir.iterdir())
     with tempfile.TemporaryDirectory() as fresh:
         cache = args.cache_dir or Path(fresh)
         written = Path(fresh) / "section.md" if args.level in SECTIONS else page
@@ -107,7 +109,8 @@ def main() -> None:
                         str(args.jobs), "--progress", "--cache-dir", str(cache), "--record-run", *outputs,
                         *(["--no-neural"] if args.no_neural else [])],
                        check=True)
-        kind = "a kept score cache (`--cache-dir`)" if args.cache_dir else "a fresh score cache (a cold run)"
+        kind = ("a fresh score cache (a cold run)" if not args.cache_dir or was_empty
+                else "a kept score cache (`--cache-dir`)")
         command = "python benchmarks/leaderboard.py" + (f" --level {args.level}" if args.level in SECTIONS else "")
         footer = [f"Load average when the run started: {load:.1f}, when it ended: {load_average():.1f} "
                   f"(a shared machine); run with {kind}. `{command}` wrote this "
