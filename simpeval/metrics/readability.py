@@ -455,7 +455,7 @@ def _consonants(bare: str) -> int:
 
 
 _MARKS_AND_TATWEEL = dict.fromkeys([*range(0x064B, 0x0660), 0x0670, 0x0640])
-_MARKS_OR_TATWEEL = re.compile("[\u064b-\u065f\u0670\u0640]")  # what _bare removes, for many words at once
+_TATWEEL = "\u0640"  # what _bare removes beside the marks (_ARABIC_MARKS), for many words at once
 _ALEFS = "\u0627\u0649\u0671"  # alef, alef maqsura, alef wasla: no consonant
 
 
@@ -513,8 +513,9 @@ def _arabic_totals_many(args_list: list[tuple[str]], *, store: StatsStore | None
     for chunk in _batched(args_list):
         texts = [text for text, in chunk]
         found = list(map(arabic_words, texts))
-        tables = [_VOCALISED_WORDS if words_ and _SHORT_VOWEL.search(text) and is_vocalised(words_)
-                  else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
+        # vocalised: a short vowel on half the words at least, so at least half as many short vowels as words
+        tables = [_VOCALISED_WORDS if words_ and 2 * sum(map(text.count, _SHORT_VOWELS)) >= len(words_)
+                  and is_vocalised(words_) else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
         _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
         out += [(*_unpacked(table.total(words_), 7), _sentences(text, "ar") if words_ else 0)
                 for text, words_, table in zip(texts, found, tables)]
@@ -545,8 +546,10 @@ class _OsmanWords(_HyphenatedSyllables):
     def _count(self, new: list[str]) -> None:
         if len(self.codes) + len(new) > _SYLLABLE_WORDS:
             self.codes.clear()
-        # _bare of each word, in one pass over them all (a word has no line break: it is a whitespace token)
-        bare = _MARKS_OR_TATWEEL.sub("", "\n".join(new)).split("\n")
+        # each word without its marks (its letters in words()), then without tatweel too (_bare), in one pass
+        # over them all (a word has no line break: it is a whitespace token)
+        plain = _ARABIC_MARKS.sub("", "\n".join(new))
+        bare = plain.replace(_TATWEEL, "").split("\n")
         if self.vocalised:
             syllables = list(map(arabic_syllables, new))
         else:  # _consonants of each: its letters (all of it, mostly) but its alefs
@@ -560,8 +563,8 @@ class _OsmanWords(_HyphenatedSyllables):
             faseeh[index] = not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS)
         # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
         keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
-        plain = map(len, _ARABIC_MARKS.sub("", "\n".join(new)).split("\n"))  # its letters in words()
-        self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys), map(_PLAIN_CODES.__getitem__, plain))))
+        letters = map(_PLAIN_CODES.__getitem__, map(len, plain.split("\n")))
+        self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys), letters)))
 
 
 def _counted(words_: list[str], test: Callable[[str], bool]) -> list[int]:
