@@ -229,13 +229,6 @@ def words(text: str) -> list[str]:
 
 
 @stored
-def sentence_count(text: str, lang: str, *, store: StatsStore | None = None) -> int:
-    """How many sentences simpeval finds in ``text`` (:func:`simpeval.sentences.sentence_spans`), kept in
-    the run's store: Osman's counts and the other formulas' share it."""
-    return _sentences(text, lang)
-
-
-@stored
 def text_counts(text: str, lang: str, with_syllables: bool = True, *, store: StatsStore | None = None) -> TextCounts:
     """The counts of one text in language ``lang`` (memoised in the run's store); without
     ``with_syllables`` the three syllable counts are not made (0), for formulas that read none of them
@@ -268,7 +261,7 @@ def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsSto
             table.add([words_ for words_, index in zip(found, chunk) if args_list[index][1:] == (lang, True)])
         for words_, index in zip(found, chunk):
             text, lang, with_syllables = args_list[index]
-            sentences = sentence_count(text, lang, store=store) if words_ else 0
+            sentences = _sentences(text, lang) if words_ else 0  # one text_counts per text in a store: not stored
             if with_syllables and lang != ENGLISH:  # one sum of the words' packed counts
                 found_, letters, syllables_, long_words, monosyllables, polysyllables = _unpacked(
                     tables[lang].total(words_), 6)
@@ -386,7 +379,6 @@ _FASEEH_ENDINGS = ("\u0648\u0627", "\u0648\u0646")  # -uu-a (waw al-jamaa with a
 _NOT_ARABIC_WORD = re.compile(r"[^\w\s\u064b-\u065f\u0670]")  # and the underscore, removed first as for _NOT_WORD
 _ARABIC_MARKS = re.compile(r"[\u064b-\u065f\u0670]")
 _LONE_MARKS = re.compile(r"(?:^| )[\u064b-\u065f\u0670]+(?: |$)")  # a token of marks alone
-_SHORT_VOWEL = re.compile("[" + _FATHA + _DAMMA + _KASRA + "]")
 
 
 @dataclass(frozen=True)
