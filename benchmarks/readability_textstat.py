@@ -186,6 +186,7 @@ def part_row(lang: str, texts: list[str], repeat: int, total: float, ours: float
         def tokenised() -> None:
             for text in texts:
                 readability.words(text)
+
     def cold() -> None:
         clear_syllable_caches()
         table.add(found)
