@@ -127,11 +127,11 @@ def main() -> None:
             config = LensConfig(**reference, layers=layer_count(DEFAULT_ENCODER), hidden=hidden_size(DEFAULT_ENCODER),
                                 variant=variant)
             result = leave_one_dataset_out(config, examples, settings, SEEDS, baselines, log=print, run=run)
-            results.append((label, result.folds))
+            results.append((label, result.choice.folds))
             timings.append(f"{label} {result.seconds:.0f} s")
             curves = "; ".join(f"{n} " + " ".join(f"{r:+.3f}" for r in c) for n, c in result.curves[result.seed].items())
             summary.append(f"- `{label}` (`simpeval train {'lens-mini' if variant == 'lens' else 'lens-cla-mini'}`): seed "
-                           f"{result.seed}, {result.epochs} epochs kept (the best mean over all three) of "
+                           f"{result.seed}, {result.epochs_kept} epochs kept (the best mean over all three) of "
                            f"{settings.max_epochs} x seeds {list(SEEDS)}; left-out r by epoch: {curves}.")
     body = [
         "Each row: a head trained on the other two datasets (simplicity labels z-scored per dataset; frozen "

@@ -132,20 +132,21 @@ def learned_rows(registry, data_dir, variant: str, log, encodings_run) -> tuple[
     from simpeval_lens.data import simpeval_past_examples
     from simpeval_lens.encoder import hidden_size, layer_count
     from simpeval_lens.model import LensConfig
-    from simpeval_lens.pipeline import train_seeds
+    from simpeval.learning.trainer import fit
     from simpeval_lens.plugin import CHECKPOINTS
     from simpeval_lens.settings import TrainSettings
+    from simpeval_lens.trainer import LensSplitTrainer
 
     metric = LEARNED[variant][0]
     start = time.perf_counter()
     config = LensConfig(encoder=ENCODER, layers=layer_count(ENCODER), hidden=hidden_size(ENCODER), variant=variant)
-    result = train_seeds(config, simpeval_past_examples(data_dir), TrainSettings(), SEEDS, None, log=log,
-                          run=encodings_run)
+    result = fit(LensSplitTrainer.given({"seeds": SEEDS, "run": encodings_run}, config=config, settings=TrainSettings(),
+                                        examples=simpeval_past_examples(data_dir)), log)
     run = {
         "seconds": time.perf_counter() - start,
         "best_seed": result.best_seed,
         "training": result.models[result.best_seed].config.training,
-        "seeds": {str(seed): {"valid_loss": r.best_valid_loss, "valid_pearson": r.valid_pearson,
+        "seeds": {str(seed): {"valid_loss": r.best_value, "valid_pearson": r.at_best("valid_pearson"),
                               "epochs": len(r.history), "best_epoch": r.best_epoch}
                   for seed, r in result.reports.items()},
     }

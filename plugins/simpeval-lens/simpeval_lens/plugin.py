@@ -283,6 +283,6 @@ def simpeval_register_metrics():
 
 @simpeval.hookimpl
 def simpeval_register_trainers():
-    from simpeval_lens.trainer import LensClaTrainer, LensTrainer
+    from simpeval_lens.trainer import LensClaTrainer, LensSplitTrainer, LensTrainer
 
-    return [LensTrainer, LensClaTrainer]
+    return [LensTrainer, LensClaTrainer, LensSplitTrainer]

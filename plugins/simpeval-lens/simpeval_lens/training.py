@@ -10,14 +10,14 @@ validation split of the training data is ever looked at.
 from __future__ import annotations
 
 import copy
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
+from simpeval.learning.epochs import EpochLoop, TrainReport
 from simpeval_lens.data import Example
 from simpeval_lens.encoder import encode_layers
 from simpeval_lens.losses import max_over_references, top_k_mse
@@ -93,15 +93,6 @@ def batch_loss(model: LensModel, features: Features, rows: torch.Tensor) -> torc
     return loss
 
 
-@dataclass
-class TrainReport:
-    best_epoch: int
-    best_valid_loss: float
-    valid_pearson: float
-    seconds: float
-    history: list[dict[str, float]] = field(default_factory=list)
-
-
 def evaluate(model: LensModel, features: Features) -> tuple[float, float]:
     """``(loss, Pearson r of the max-over-references score with the target)`` without dropout."""
     model.eval()
@@ -113,43 +104,44 @@ def evaluate(model: LensModel, features: Features) -> tuple[float, float]:
     return loss, float(np.corrcoef(best, features.target.numpy())[0, 1])
 
 
-class Epochs:
-    """A head from seed ``settings.seed``, its optimiser and its shuffling: one epoch per :meth:`step` (the
-    epoch of every LENS trainer: the validation-split one here and leave-one-dataset-out's)."""
+class Epochs(EpochLoop):
+    """A head from seed ``settings.seed``, its optimiser and its shuffling: one pass per :meth:`train_epoch` (the
+    epoch of every LENS trainer: leave-one-dataset-out's, and, validated after each with early stopping on
+    ``valid_set``'s loss, :meth:`step`'s, :class:`EpochLoop`)."""
 
-    def __init__(self, config: LensConfig, train_set: Features, settings: TrainSettings) -> None:
+    def __init__(self, config: LensConfig, train_set: Features, settings: TrainSettings, valid_set: Features | None = None,
+                 log: Callable[[str], None] = lambda _: None) -> None:
+        super().__init__(settings, log)
         torch.manual_seed(settings.seed)
         self.model = LensModel(config)
         self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=settings.learning_rate)
         self.generator = torch.Generator().manual_seed(settings.seed)
-        self.train_set, self.batch_size = train_set, settings.batch_size
+        self.train_set, self.valid_set, self.batch_size = train_set, valid_set, settings.batch_size
         self.model.train()
 
-    def step(self) -> None:
+    def train_epoch(self) -> None:
         order = torch.randperm(len(self.train_set), generator=self.generator)
         for begin in range(0, len(order), self.batch_size):
             self.optimizer.zero_grad()
             batch_loss(self.model, self.train_set, order[begin : begin + self.batch_size]).backward()
             self.optimizer.step()
 
+    def run_epoch(self) -> tuple[float, dict[str, float]]:
+        self.train_epoch()
+        valid_loss, valid_r = evaluate(self.model, self.valid_set)
+        self.log(f"seed {self.settings.seed} epoch {self.epoch}: validation loss {valid_loss:.4f}, Pearson {valid_r:.3f}")
+        return valid_loss, {"valid_loss": valid_loss, "valid_pearson": valid_r}
+
+    def state(self) -> dict:
+        return copy.deepcopy(self.model.state_dict())
+
+    def load_state(self, state: dict) -> None:
+        self.model.load_state_dict(state)
+        self.model.eval()
+
 
 def train(config: LensConfig, train_set: Features, valid_set: Features, settings: TrainSettings,
           log: Callable[[str], None] = lambda _: None) -> tuple[LensModel, TrainReport]:
     """Train one model from seed ``settings.seed``; returns the best-validation model and a report."""
-    start = time.perf_counter()
-    epochs = Epochs(config, train_set, settings)
-    model = epochs.model
-    best_state, best = copy.deepcopy(model.state_dict()), (float("inf"), 0, float("nan"))
-    history = []
-    for epoch in range(1, settings.max_epochs + 1):
-        epochs.step()
-        valid_loss, valid_r = evaluate(model, valid_set)
-        history.append({"epoch": epoch, "valid_loss": valid_loss, "valid_pearson": valid_r})
-        log(f"seed {settings.seed} epoch {epoch}: validation loss {valid_loss:.4f}, Pearson {valid_r:.3f}")
-        if valid_loss < best[0]:
-            best_state, best = copy.deepcopy(model.state_dict()), (valid_loss, epoch, valid_r)
-        elif epoch - best[1] >= settings.patience:
-            break
-    model.load_state_dict(best_state)
-    model.eval()
-    return model, TrainReport(best[1], best[0], best[2], time.perf_counter() - start, history)
+    epochs = Epochs(config, train_set, settings, valid_set, log)
+    return epochs.model, epochs.run()

@@ -11,6 +11,21 @@ import pytest
 from simpeval.learning.report import loo_table
 
 
+def train_epochs(config, train_set, settings, epochs: int, watch=None):
+    """Train ``epochs`` epochs from ``settings.seed``; each watched set's predictions after every epoch."""
+    from simpeval_lens.loo import scores
+    from simpeval_lens.training import Epochs
+
+    run = Epochs(config, train_set, settings)
+    predictions = {name: [] for name in (watch or {})}
+    for _ in range(epochs):
+        run.train_epoch()
+        for name, features in (watch or {}).items():
+            predictions[name].append(scores(run.model, features))
+    run.model.eval()
+    return run.model, predictions
+
+
 @pytest.fixture()
 def datasets(examples):
     """The hand-written examples as two made-up rated datasets (one per half of the originals); set-b rates
@@ -23,7 +38,7 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
 
     from simpeval import models
     from simpeval.run import Run
-    from simpeval_lens.loo import candidate, leave_one_dataset_out, scores, train_epochs
+    from simpeval_lens.loo import candidate, leave_one_dataset_out, scores
     from simpeval_lens.model import LensConfig
     from simpeval_lens.settings import TrainSettings
     from simpeval_lens.training import featurize
@@ -40,8 +55,8 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
     with Run() as run:
         result = leave_one_dataset_out(config, datasets, settings, [0, 1], baselines, run=run)
         means = {(s, e): np.mean([c[e] for c in result.curves[s].values()]) for s in (0, 1) for e in range(3)}
-        assert means[result.seed, result.epochs - 1] == max(means.values())
-        for fold in result.folds:
+        assert means[result.seed, result.epochs_kept - 1] == max(means.values())
+        for fold in result.choice.folds:
             (other,) = [n for n in datasets if n != fold.left_out]
             training = unshared(other, fold.left_out)  # set-b rates one of set-a's outputs again: never trained on
             assert fold.dropped == 1 and len(training) == len(datasets[other]) - 1
@@ -63,5 +78,5 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
             assert fold.r == pytest.approx(r, abs=1e-5) and fold.n == len(datasets[fold.left_out])
             compression = baselines[fold.left_out]["compression"]
             assert fold.baselines["compression"] == pytest.approx(np.corrcoef(compression, held.target.numpy())[0, 1])
-    row = loo_table([("lens-mini", result.folds)])[2]
-    assert row.startswith(f"| lens-mini | set-a | 6 | 1 | {result.folds[0].chosen} | {result.folds[0].r:+.3f} |")
+    row = loo_table([("lens-mini", result.choice.folds)])[2]
+    assert row.startswith(f"| lens-mini | set-a | 6 | 1 | {result.choice.folds[0].chosen} | {result.choice.folds[0].r:+.3f} |")

@@ -79,7 +79,7 @@ def test_training_learns_and_early_stopping_keeps_the_best_epoch(tiny_encoder, e
     settings = TrainSettings(learning_rate=3e-3, batch_size=2, max_epochs=6, patience=2, seed=0)
     model, report = train(_config(tiny_encoder, "E+R+S"), train_set, valid_set, settings)
     losses = [h["valid_loss"] for h in report.history]
-    assert report.best_valid_loss == min(losses) and report.history[report.best_epoch - 1]["valid_loss"] == min(losses)
+    assert report.best_value == min(losses) and report.history[report.best_epoch - 1]["valid_loss"] == min(losses)
     again, report2 = train(_config(tiny_encoder, "E+R+S"), train_set, valid_set, settings)
     assert report2.history == report.history  # seeded
     grid, mask, _ = predict(model, train_set)

@@ -36,3 +36,28 @@ def test_the_trainer_goes_through_the_loop_and_round_trips_its_checkpoint(tiny_e
     assert isinstance(loaded, LensModel) and loaded.config.variant == variant
     saved = trainer.model.state_dict()
     assert all(torch.equal(v, saved[k]) for k, v in loaded.state_dict().items())
+
+
+def test_the_validation_split_trainer_keeps_the_seed_of_the_lowest_validation_loss(tiny_encoder, examples, tmp_path):
+    """``simpeval train lens-split`` (Kwak et al.'s recipe, ``benchmarks/reproduce_kwak_2024.py``): one head per seed,
+    early stopping on the validation split; the kept seed's head is saved with its record and class id."""
+    from simpeval import models
+    from simpeval_lens.model import LensConfig
+    from simpeval_lens.settings import TrainSettings
+    from simpeval_lens.trainer import LensSplitTrainer, LensTrainer
+
+    config = LensConfig(**models.encoder_reference(tiny_encoder, "LENS"), layers=3, hidden=32, head_hidden=16)
+    trainer = LensSplitTrainer.given({"seeds": [0, 1], "valid_fraction": 0.25}, config=config, examples=examples,
+                                     settings=TrainSettings(learning_rate=1e-2, batch_size=4, max_epochs=3))
+    with pytest.MonkeyPatch.context() as patch:
+        loop, fits = loo.leave_one_dataset_out, []
+        patch.setattr(loo, "leave_one_dataset_out", lambda fit, rated, log: fits.append(fit) or loop(fit, rated, log))
+        train(trainer, tmp_path / "ckpt")
+    assert fits == [trainer] and set(trainer.reports) == {0, 1}
+    assert trainer.best_seed == min((0, 1), key=lambda s: trainer.reports[s].best_value)
+    record = trainer.model.config.training
+    assert record["selected_seed"] == trainer.best_seed and record["train_outputs"] + record["valid_outputs"] == 10
+    assert record["seeds"]["0"]["valid_loss"] == round(trainer.reports[0].best_value, 5)
+    assert read_identity(tmp_path / "ckpt")["class"] == "simpeval_lens.trainer:LensSplitTrainer"
+    loaded = load_from_checkpoint(tmp_path / "ckpt", [LensTrainer, LensSplitTrainer])
+    assert all(np.array_equal(v, trainer.model.state_dict()[k]) for k, v in loaded.state_dict().items())

@@ -20,8 +20,6 @@ from simpeval.learning.judge import Judge
 from simpeval_siera.features import FeatureCache
 from simpeval_siera.normalize import normalize
 
-READ = "siera"
-"""The score judged: the two-way read (paper eq. 9), the metric ``siera``."""
 
 Pair = tuple[str, str]
 

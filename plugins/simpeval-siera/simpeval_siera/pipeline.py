@@ -1,4 +1,5 @@
-"""From parallel pairs to a trained, saved SIERA model: the steps ``simpeval train siera`` runs.
+"""From parallel pairs to SIERA's training examples and record: the steps ``simpeval train siera`` runs
+(:class:`~simpeval_siera.trainer.SieraTrainer`; pairs already read: ``SieraTrainer.given(pairs=...)``).
 
 Base trains on the (original, simplified) pairs; +Silver adds, for each pair, up to
 ``m`` filtered intermediate sentences ``i`` as two more relations: ``s`` is less
@@ -9,17 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from simpeval import UsageError
 from simpeval_siera.augmentation import DEFAULT_CAP, augment
 from simpeval_siera.data import Pair
 from simpeval_siera.normalize import normalize
 from simpeval_siera.training import Example, TrainReport, TrainSettings, both_orders, valid_group_count
-
-if TYPE_CHECKING:
-    from simpeval.learning.judge import Judge
 
 
 @dataclass(frozen=True)
@@ -79,27 +76,6 @@ def build_examples(
     return both_orders(relations), stats
 
 
-def train_siera(
-    pairs: Sequence[Pair],
-    output_dir: str | Path,
-    encoder: str,
-    data: DataSettings,
-    settings: TrainSettings,
-    log: Callable[[str], None] = print,
-    judge: Judge | None = None,
-) -> TrainReport:
-    """Normalise, augment, split by source, cache the frozen states, train, choose an epoch, save to ``output_dir``:
-    :class:`~simpeval_siera.trainer.SieraTrainer` on pairs already read.
-
-    :param judge: rated datasets choosing the epoch, leave-one-dataset-out (:mod:`.loo`; never trained on);
-        None: the epoch of lowest validation loss.
-    """
-    from simpeval.learning.trainer import train
-    from simpeval_siera.trainer import SieraTrainer
-
-    return train(SieraTrainer.on_pairs(pairs, encoder, data, settings, judge), Path(output_dir), log).train_report
-
-
 def training_record(
     stats: dict[str, Any], data: DataSettings, settings: TrainSettings, n_train: int, n_valid: int,
     report: TrainReport,
@@ -108,7 +84,7 @@ def training_record(
     return {
         "data": stats, "data_settings": asdict(data), "train_settings": asdict(settings),
         "train_examples": n_train, "valid_examples": n_valid,
-        "best_epoch": report.best_epoch, "best_valid_loss": report.best_valid_loss,
+        "best_epoch": report.best_epoch, "best_valid_loss": report.best_value,
         "history": report.history, "seconds": report.seconds,
     }
 

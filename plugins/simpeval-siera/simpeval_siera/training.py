@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from simpeval.learning.epochs import EpochLoop, TrainReport
 from simpeval.learning.settings import TrainSettings as SharedSettings
 
 if TYPE_CHECKING:
@@ -65,18 +66,6 @@ class TrainSettings(SharedSettings):
     batch_size: int = 16
 
 
-@dataclass
-class TrainReport:
-    """What happened: per-epoch losses, the epoch kept, and the wall-clock seconds."""
-
-    best_epoch: int = 0
-    best_valid_loss: float = float("inf")
-    history: list[dict[str, float]] = field(default_factory=list)
-    seconds: float = 0.0
-    snapshots: dict[int, dict] = field(default_factory=dict)  # epoch -> the trained weights after it
-    selected_epoch: int = 0  # the epoch saved: best_epoch, or the one chosen on rated data
-
-
 def shuffled_batches(
     examples: Sequence[Example], lengths: Sequence[int], batch_size: int, rng: random.Random
 ) -> list[list[int]]:
@@ -125,9 +114,9 @@ def validation_loss(model: SieraModel, cache: FeatureCache, examples: Sequence[E
     return total / len(examples)
 
 
-class Epochs:
+class Epochs(EpochLoop):
     """The top layers and head from the pretrained top and a seeded head, one epoch per :meth:`step` (the
-    epoch of every SIERA trainer); every epoch's weights are kept, and :meth:`keep` loads one.
+    epoch of every SIERA trainer; early stopping and every epoch's weights: :class:`EpochLoop`).
 
     The states of every example must already be in ``cache``.
     """
@@ -136,20 +125,15 @@ class Epochs:
                  settings: TrainSettings, log: Callable[[str], None] = print) -> None:
         import torch
 
-        self.started = time.perf_counter()
+        super().__init__(settings, log)
         model.reset_trained(settings.seed)
-        self.model, self.cache, self.train, self.valid, self.settings, self.log = model, cache, train, valid, settings, log
+        self.model, self.cache, self.train, self.valid = model, cache, train, valid
         self.rng = random.Random(settings.seed)
         self.optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=settings.learning_rate)
         self.lengths = [len(cache.states[(e.first, e.second)]) for e in train]
-        self.report = TrainReport()
-        self.before = model.trained_state()
-        self.epoch = 0
 
-    def step(self) -> bool:
-        """One epoch; True when training stops (the last epoch, or ``patience`` without a lower validation loss)."""
-        model, report, train = self.model, self.report, self.train
-        self.epoch += 1
+    def run_epoch(self) -> tuple[float, dict[str, float]]:
+        model, train = self.model, self.train
         model.train()
         model.bottom.eval()
         running = 0.0
@@ -160,24 +144,16 @@ class Epochs:
             self.optimizer.step()
             running += float(loss.detach()) * len(indices)
         valid_loss = validation_loss(model, self.cache, self.valid, self.settings.batch_size * 4)
-        report.history.append({"epoch": self.epoch, "train_loss": running / len(train), "valid_loss": valid_loss,
-                               "seconds": time.perf_counter() - self.started})
         self.log(f"epoch {self.epoch}: train loss {running / len(train):.4f}, valid loss {valid_loss:.4f}")
-        report.snapshots[self.epoch] = model.trained_state()
-        if valid_loss < report.best_valid_loss:
-            report.best_epoch, report.best_valid_loss = self.epoch, valid_loss
-        elif self.epoch - report.best_epoch >= self.settings.patience:
-            return True
-        return self.epoch >= self.settings.max_epochs
+        return valid_loss, {"train_loss": running / len(train), "valid_loss": valid_loss,
+                            "seconds": time.perf_counter() - self.started}
 
-    def keep(self, epoch: int | None = None) -> TrainReport:
-        """Load epoch ``epoch``'s weights (default: the lowest validation loss) and put the model in evaluation mode."""
-        report = self.report
-        report.selected_epoch = report.best_epoch if epoch is None else epoch
-        self.model.load_trained_state(report.snapshots.get(report.selected_epoch, self.before))  # before: no epoch
+    def state(self) -> dict:
+        return self.model.trained_state()
+
+    def load_state(self, state: dict) -> None:
+        self.model.load_trained_state(state)
         self.model.eval()
-        report.seconds = time.perf_counter() - self.started
-        return report
 
 
 def train_model(
@@ -192,7 +168,4 @@ def train_model(
 
     The states of every example must already be in ``cache``.
     """
-    epochs = Epochs(model, cache, train, valid, settings, log)
-    while not epochs.step():
-        pass
-    return epochs.keep()
+    return Epochs(model, cache, train, valid, settings, log).run()

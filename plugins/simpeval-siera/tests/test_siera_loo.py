@@ -35,7 +35,9 @@ def synthetic_judge(seed: int = 0) -> Judge:
 
 @pytest.fixture(scope="module")
 def chosen(tmp_path_factory, tiny_encoder):
-    from simpeval_siera.pipeline import DataSettings, train_siera
+    from simpeval.learning.trainer import train
+    from simpeval_siera.pipeline import DataSettings
+    from simpeval_siera.trainer import SieraTrainer
     from simpeval_siera.training import TrainSettings
 
     output = tmp_path_factory.mktemp("loo") / "ckpt"
@@ -44,8 +46,10 @@ def chosen(tmp_path_factory, tiny_encoder):
     with pytest.MonkeyPatch.context() as patch:  # watch the trainer go through the one selection loop
         loop = loo.leave_one_dataset_out
         patch.setattr(loo, "leave_one_dataset_out", lambda fit, rated, log: LOOPS.append(fit) or loop(fit, rated, log))
-        report = train_siera(pairs, output, tiny_encoder, DataSettings(variant="base"),
-                             TrainSettings(max_epochs=3, patience=3, batch_size=4, learning_rate=3e-2), log=lambda _: None, judge=judge)
+        trainer = SieraTrainer.given({"encoder": tiny_encoder, "rated": "none"}, pairs=pairs, judge=judge,
+                                     data_settings=DataSettings(variant="base"),
+                                     settings=TrainSettings(max_epochs=3, patience=3, batch_size=4, learning_rate=3e-2))
+        report = train(trainer, output).train_report
     record = json.loads((output / "siera_config.json").read_text())["training"]
     return output, record, judge, report
 

@@ -65,39 +65,39 @@ def save(directory: Path, content: dict[str, Any]) -> Path:
 def load(directory: Path, groups: tuple[str, ...]) -> dict[str, AspectModel]:
     """Every aspect's model of the variant reading ``groups``; :class:`UsageError` when the file is
     missing, broken, lacks that variant, or was written for other features."""
-    path = directory / CHECKPOINT_FILE
-    key = variant_key(groups)
-    try:
-        content = json.loads(path.read_text(encoding="utf-8"))
-        variant = content["variants"].get(key)
-        if variant is None:
-            raise UsageError(f"{path} has no model for the features {key} (it has {', '.join(content['variants'])}): "
-                             "change the simpq options or retrain with `simpeval train simpq`")
-        if variant["features"] != list(columns(groups)):
-            raise ValueError("its features differ from this version's")
-        return {aspect: AspectModel(np.asarray(a["mean"], float), np.asarray(a["scale"], float),
-                                    np.asarray(a["weights"], float), float(a["bias"]))
-                for aspect, a in variant["aspects"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"{path} is not a simpq checkpoint ({exc}): train one with `simpeval train simpq`") from None
+    return Checkpoint(directory)[variant_key(groups)]
 
 
 class Checkpoint(Mapping):
-    """A checkpoint's variants: key -> each aspect's model, read when asked (:func:`load`, refusing in one line)."""
+    """A checkpoint's variants: key -> each aspect's model, read when asked (refused in one line, :func:`load`)."""
 
     def __init__(self, directory: Path) -> None:
-        self.directory = directory
+        self.path = Path(directory) / CHECKPOINT_FILE
         try:
-            self.names = list(json.loads((directory / CHECKPOINT_FILE).read_text(encoding="utf-8"))["variants"])
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{directory / CHECKPOINT_FILE} is not a simpq checkpoint ({exc}): "
-                             "train one with `simpeval train simpq`") from None
+            self.variants = json.loads(self.path.read_text(encoding="utf-8"))["variants"]
+            self.variants.keys()
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise self.broken(exc) from None
+
+    def broken(self, exc: Exception) -> UsageError:
+        return UsageError(f"{self.path} is not a simpq checkpoint ({exc}): train one with `simpeval train simpq`")
 
     def __getitem__(self, key: str) -> dict[str, AspectModel]:
-        return load(self.directory, tuple(key.split("+")))
+        variant = self.variants.get(key)
+        if variant is None:
+            raise UsageError(f"{self.path} has no model for the features {key} (it has {', '.join(self.variants)}): "
+                             "change the simpq options or retrain with `simpeval train simpq`")
+        try:
+            if variant["features"] != list(columns(tuple(key.split("+")))):
+                raise ValueError("its features differ from this version's")
+            return {aspect: AspectModel(np.asarray(a["mean"], float), np.asarray(a["scale"], float),
+                                        np.asarray(a["weights"], float), float(a["bias"]))
+                    for aspect, a in variant["aspects"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise self.broken(exc) from None
 
     def __iter__(self):
-        return iter(self.names)
+        return iter(self.variants)
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self.variants)

@@ -23,6 +23,7 @@ class SimpqTrainer(Trainer):
     name = "simpq"
     short_help = "Train simpq on the rated datasets, selected by leave-one-dataset-out."
     checkpoint_files = (CHECKPOINT_FILE,)
+    loader = "simpeval_simpq.model:Checkpoint"  # variant -> aspect -> model, each variant read when asked
     options = (
         Option("--datasets", default=DEFAULT_DATASETS, help="Rated datasets to train on (SimpEval_2022 is test data and refused)."),
         Option("--embeddings/--no-embeddings", bool, True,
@@ -65,13 +66,6 @@ class SimpqTrainer(Trainer):
 
         save(directory, to_json({key: {a: r.model for a, r in aspects.items()} for key, aspects in self.results.items()},
                                 training_record(self.results)))
-
-    @classmethod
-    def load(cls, directory: Path):
-        """variant -> aspect -> model, each variant read when asked (:class:`simpeval_simpq.model.Checkpoint`)."""
-        from simpeval_simpq.model import Checkpoint
-
-        return Checkpoint(Path(directory))
 
     def report(self, directory: Path, log) -> None:
         from simpeval.learning.report import loo_table

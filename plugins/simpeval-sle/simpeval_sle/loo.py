@@ -18,8 +18,6 @@ from simpeval.learning.judge import Judge
 from simpeval_sle.segment import sentences_of
 from simpeval_sle.training import _cached_embeddings, mean_levels
 
-READ = "sle-delta"
-"""The score judged: SLE(output) - SLE(source), the metric the SLE paper evaluates simplifications with."""
 
 Texts = dict[str, tuple[list[np.ndarray], list[np.ndarray]]]
 

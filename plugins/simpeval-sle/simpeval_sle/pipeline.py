@@ -11,47 +11,25 @@ checkpoint's ``sle_config.json`` and ``MODEL_CARD.md``.
 
 from __future__ import annotations
 
-import platform
 import time
-from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from simpeval.cache import write_atomic
-from simpeval.learning.report import folds_from_record, loo_table
+from simpeval.learning.report import folds_from_record, loo_table, machine_record
 from simpeval_sle import __version__
 from simpeval_sle.corpus import LEVEL_NAMES, load_corpus
 from simpeval_sle.model import predict_embeddings, save_checkpoint
-from simpeval_sle.settings import TrainSettings
 from simpeval_sle.training import document_levels, fkgl_baseline, mae_by_level, registry_fkgl
-
-if TYPE_CHECKING:
-    from simpeval.learning.judge import Judge
 
 MODEL_CARD = "MODEL_CARD.md"
 
 
-def train_sle(data_dir: str | Path, output: str | Path, encoder: str, settings: TrainSettings,
-              log: Callable[[str], None] = print, judge: Judge | None = None) -> dict:
-    """Train, select, test once and save (:class:`~simpeval_sle.trainer.SleTrainer`); returns the ``training``
-    record stored in the checkpoint.
-
-    :param judge: rated datasets to choose the epoch on, leave-one-dataset-out (None: the validation MAE).
-    """
-    from simpeval.learning.trainer import train
-    from simpeval_sle.trainer import SleTrainer
-
-    return train(SleTrainer.on_settings(data_dir, encoder, settings, judge), Path(output), log).config.training
-
-
 def save_trained(trainer, output: str | Path):
     """Score the kept head once on the test articles, write its checkpoint and model card; returns its config."""
-    from simpeval_sle.loo import READ
-
-    config, head, report, parts = trainer.epochs.config, trainer.epochs.head, trainer.epochs.report, trainer.parts
+    epochs, report, parts = trainer.epochs, trainer.train_report, trainer.parts
+    config, head = epochs.config, epochs.head
     config.encoder = trainer.encoder
-    selection = trainer.selection_record(READ, trainer.selected_epoch, "the epoch with the lowest validation document MAE")
+    selection = trainer.selection("the epoch with the lowest validation document MAE")
     n_levels = len(LEVEL_NAMES)
     test_levels = document_levels(lambda v: predict_embeddings(head, v), trainer.encoded["test"])
     fkgl = registry_fkgl()
@@ -61,19 +39,17 @@ def save_trained(trainer, output: str | Path):
         "levels": {str(i): name for i, name in enumerate(LEVEL_NAMES)},
         "split": trainer.split,
         "settings": vars(trainer.settings),
-        "train_sentences": report.train_sentences,
-        "dropped_outliers": report.dropped_outliers,
+        "train_sentences": epochs.train_sentences,
+        "dropped_outliers": epochs.dropped_outliers,
         "best_epoch": report.best_epoch,
-        "best_valid_document_mae": report.best_valid_mae,
+        "best_valid_document_mae": report.best_value,
         **selection,
         "history": report.history,
         "test_document_mae": mae_by_level(test_levels, parts["test"], n_levels),
         "test_document_mae_fkgl_baseline": mae_by_level(baseline, parts["test"], n_levels),
         "fkgl_signature": fkgl.signature(),
         "seconds": round(time.perf_counter() - trainer.started, 1),
-        "machine": f"{platform.machine()}, {platform.processor() or 'cpu'}, torch CPU",
-        "load_average": _load_average(),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        **machine_record(),
         "version": __version__,
     }
     save_checkpoint(output, config, head)
@@ -109,19 +85,13 @@ def test_articles_section(training: dict, baseline: dict) -> str:
         f"| all | {ours['all']:.3f} | {theirs['all']:.3f} |"])
 
 
-def _load_average() -> str:
-    try:
-        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
-    except OSError:
-        return "unknown"
-
-
 def _loo_section(training: dict) -> str:
     """The leave-one-dataset-out table of the epoch choice, when rated data chose it."""
     if "leave_one_dataset_out" not in training:
         return ""
-    from simpeval_sle.loo import READ
+    from simpeval_sle.trainer import SleTrainer
 
+    READ = SleTrainer.read
     table = loo_table([(READ, folds_from_record(training["leave_one_dataset_out"]))])
     return ("## Leave-one-dataset-out (rated data never trained on)\n"
             f"Each row: the epoch chosen by the mean r of `{READ}` with simplicity on the other datasets, its r on "

@@ -12,35 +12,20 @@ frozen, so each sentence is embedded once and the vectors are cached on disk
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from simpeval import models
-from simpeval.cache import default_cache_dir
+from simpeval.learning.epochs import EpochLoop
+from simpeval.learning.features import cached_array
 from simpeval_sle.corpus import Document
 from simpeval_sle.encoder import MAX_LENGTH, embed
 from simpeval_sle.labels import sentence_fkgl, soften_labels
 from simpeval_sle.segment import sentences_of
 from simpeval_sle.settings import TrainSettings
-
-
-@dataclass
-class TrainReport:
-    """Per-epoch losses and validation MAE, the epoch kept, sizes and wall-clock seconds."""
-
-    best_epoch: int = 0
-    best_valid_mae: float = float("inf")
-    history: list[dict[str, float]] = field(default_factory=list)
-    snapshots: dict[int, dict] = field(default_factory=dict)  # epoch -> the head's weights after it
-    train_sentences: int = 0
-    dropped_outliers: int = 0
-    seconds: float = 0.0
 
 
 @dataclass
@@ -70,18 +55,9 @@ def featurize(documents: Sequence[Document], encoder: str, cache_dir: Path | Non
 def _cached_embeddings(encoder: str, sentences: list[str], cache_dir: Path | None, batch_size: int) -> np.ndarray:
     from simpeval_sle.encoder import resolve_encoder
 
-    directory = Path(cache_dir or default_cache_dir()) / "sle-features"
     model = models.content_hash(models.locate(resolve_encoder(encoder), "encoder"))  # by content, never by path
-    key = hashlib.sha256(json.dumps([model, MAX_LENGTH, sentences]).encode()).hexdigest()
-    path = directory / f"{key}.npy"
-    if path.exists():
-        return np.load(path)
-    vectors = embed(encoder, sentences, batch_size)
-    directory.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npy")
-    np.save(tmp, vectors)
-    tmp.replace(path)
-    return vectors
+    return cached_array("sle-features", [model, MAX_LENGTH, sentences], lambda: embed(encoder, sentences, batch_size),
+                        cache_dir)
 
 
 def training_examples(features: Features) -> tuple[np.ndarray, np.ndarray, int]:
@@ -118,9 +94,9 @@ def mae_by_level(predicted: Sequence[float], documents: Sequence[Document], n_le
     return result
 
 
-class Epochs:
-    """The head from seed ``settings.seed``, one epoch per :meth:`step` (the epoch of every SLE trainer); every
-    epoch's weights are kept, and :meth:`keep` loads one."""
+class Epochs(EpochLoop):
+    """The head from seed ``settings.seed``, one epoch per :meth:`step` (the epoch of every SLE trainer; early
+    stopping on the validation document MAE and every epoch's weights: :class:`EpochLoop`)."""
 
     def __init__(self, train: Features, valid: Features, settings: TrainSettings,
                  log: Callable[[str], None] = print) -> None:
@@ -128,8 +104,8 @@ class Epochs:
 
         from simpeval_sle.model import SleConfig, build_head
 
-        self.started = time.perf_counter()
-        x, y, dropped = training_examples(train)
+        super().__init__(settings, log)
+        x, y, self.dropped_outliers = training_examples(train)
         torch.manual_seed(settings.seed)
         self.config = SleConfig(input_size=x.shape[1], hidden_size=settings.hidden_size, dropout=settings.dropout)
         self.head = build_head(self.config)
@@ -137,19 +113,15 @@ class Epochs:
                                           weight_decay=settings.weight_decay)
         self.generator = torch.Generator().manual_seed(settings.seed)
         self.inputs, self.targets = torch.from_numpy(x), torch.from_numpy(y)
-        self.report = TrainReport(train_sentences=len(y), dropped_outliers=dropped)
-        self.valid, self.settings, self.log = valid, settings, log
-        self.epoch = self.stale = 0
+        self.valid, self.train_sentences = valid, len(y)
 
-    def step(self) -> bool:
-        """One epoch; True when training stops (the last epoch, or ``patience`` without a lower validation MAE)."""
+    def run_epoch(self) -> tuple[float, dict[str, float]]:
         import torch
         from torch import nn
 
         from simpeval_sle.model import predict_embeddings
 
-        head, report, n = self.head, self.report, len(self.targets)
-        self.epoch += 1
+        head, n = self.head, len(self.targets)
         head.train()
         total = 0.0
         for batch in torch.randperm(n, generator=self.generator).split(self.settings.batch_size):
@@ -161,24 +133,15 @@ class Epochs:
         head.eval()
         valid_mae = mae_by_level(document_levels(lambda v: predict_embeddings(head, v), self.valid),
                                  self.valid.documents, len(self.config.levels))["all"]
-        report.history.append({"epoch": self.epoch, "train_loss": total / n, "valid_document_mae": valid_mae})
-        report.snapshots[self.epoch] = {k: v.detach().clone() for k, v in head.state_dict().items()}
         self.log(f"epoch {self.epoch}: train loss {total / n:.4f}, validation document MAE {valid_mae:.4f}")
-        if valid_mae < report.best_valid_mae:
-            report.best_epoch, report.best_valid_mae, self.stale = self.epoch, valid_mae, 0
-        else:
-            self.stale += 1
-            if self.stale >= self.settings.patience:
-                return True
-        return self.epoch >= self.settings.max_epochs
+        return valid_mae, {"train_loss": total / n, "valid_document_mae": valid_mae}
 
-    def keep(self, epoch: int | None = None) -> int:
-        """Load epoch ``epoch``'s weights (default: the lowest validation MAE); returns the epoch."""
-        epoch = self.report.best_epoch if epoch is None else epoch
-        self.head.load_state_dict(self.report.snapshots[epoch])
+    def state(self) -> dict:
+        return {k: v.detach().clone() for k, v in self.head.state_dict().items()}
+
+    def load_state(self, state: dict) -> None:
+        self.head.load_state_dict(state)
         self.head.eval()
-        self.report.seconds = time.perf_counter() - self.started
-        return epoch
 
 
 def fkgl_baseline(train: Sequence[Document], evaluated: Sequence[Document], fkgl=None) -> np.ndarray:

@@ -37,7 +37,8 @@ def synthetic_judge(seed: int = 0) -> Judge:
 
 @pytest.fixture(scope="module")
 def chosen(tmp_path_factory, tiny_encoder):
-    from simpeval_sle.pipeline import train_sle
+    from simpeval.learning.trainer import train
+    from simpeval_sle.trainer import SleTrainer
 
     root = tmp_path_factory.mktemp("loo")
     judge = synthetic_judge()
@@ -45,8 +46,9 @@ def chosen(tmp_path_factory, tiny_encoder):
     with pytest.MonkeyPatch.context() as patch:  # watch the trainer go through the one selection loop
         loop = loo.leave_one_dataset_out
         patch.setattr(loo, "leave_one_dataset_out", lambda fit, rated, log: LOOPS.append(fit) or loop(fit, rated, log))
-        record = train_sle(write_corpus(root / "data"), root / "ckpt", tiny_encoder, settings, log=lambda _: None,
-                           judge=judge)
+        trainer = SleTrainer.given({"data_dir": write_corpus(root / "data"), "encoder": tiny_encoder, "rated": "none"},
+                                   settings=settings, judge=judge)
+        record = train(trainer, root / "ckpt").config.training
     return root / "ckpt", record, judge
 
 
