@@ -4,9 +4,10 @@
    German sentences.
 2. The shipped model's ridge penalty by leave-one-language-out on validation over all five languages: for
    each language, fit on the other four languages' train splits and correlate on its validation split; the
-   penalty with the best mean r wins (:func:`choose_penalty`).
+   penalty with the best mean r wins (:class:`simpeval.learning.cefr_lr.CefrLrTrainer`,
+   ``simpeval train cefr-lr``).
 3. Its trainer, leave-one-language-out on test, its penalty chosen nested: for each held-out language, the
-   penalty is chosen as in 2 over the other four languages only (its own splits never read), then fit on
+   penalty is chosen as in 2 over the other four languages only (:meth:`CefrLrTrainer.without`), then fit on
    those four languages' train + validation splits and scored on the held-out language's test split; judged (:mod:`simpeval.learning.verdict`) beside every
    non-learned registry score that reads a text alone with rules for that language
    (:func:`simpeval.learning.baselines.baseline_specs`), contamination by item-key overlap with the fold's
@@ -38,16 +39,16 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from machine import load_average, machine_lines  # noqa: E402
 
 from simpeval.datadir import resolve_data_dir  # noqa: E402
+from simpeval.learning.cefr_lr import LANGS, CefrLrTrainer  # noqa: E402
 from simpeval.learning.baselines import baseline_scores, baseline_specs  # noqa: E402
 from simpeval.learning.heldout import judge_metric, seen_by, text_items  # noqa: E402
 from simpeval.learning.record import CARD_DIR, card_markdown, load_record, table_lines, update_record  # noqa: E402
 from simpeval.learning.record import rows_of as rows_of_record  # noqa: E402
+from simpeval.learning.trainer import fit  # noqa: E402
 from simpeval.learning.verdict import judge_scores  # noqa: E402
-from simpeval.metrics.cefr_lr import FEATURES, features, predict  # noqa: E402
+from simpeval.metrics.cefr_lr import FEATURES, predict  # noqa: E402
 from simpeval.registry import load_registry  # noqa: E402
 
-LANGS = ("ar", "en", "fr", "hi", "ru")
-ALPHAS = (0.01, 0.1, 1.0, 10.0, 100.0, 1000.0)
 COMMAND = "python benchmarks/cefr_lr_train.py"
 PAPERS = ("None: cefr-lr is simpeval's own model (ReadMe++'s paper, Naous et al. 2024, reports fine-tuned "
           "encoders, not this feature model).")
@@ -59,35 +60,9 @@ LIMITATIONS = (
 )
 
 
-def fit(table: np.ndarray, target: np.ndarray, alpha: float) -> dict:
-    """Ridge regression on standardised features (the intercept unpenalised)."""
-    mean, scale = table.mean(axis=0), table.std(axis=0)
-    scale[scale == 0] = 1.0
-    x = (table - mean) / scale
-    coef = np.linalg.solve(x.T @ x + alpha * np.eye(x.shape[1]), x.T @ (target - target.mean()))
-    return {"mean": mean.tolist(), "scale": scale.tolist(), "coef": coef.tolist(), "intercept": float(target.mean())}
-
-
 def pearson(a: np.ndarray, b: np.ndarray) -> float:
     keep = np.isfinite(a) & np.isfinite(b)
     return float(np.corrcoef(a[keep], b[keep])[0, 1])
-
-
-def load_data(registry, data_dir: Path) -> dict:
-    """Per ReadMe++ language: (features, CEFR, splits, dataset)."""
-    readme = {}
-    for lang in LANGS:
-        dataset = registry.dataset_class(f"readmepp-{lang}")(data_dir)
-        table = np.array([features(t, lang) for t in dataset.outputs])
-        readme[lang] = (table, dataset.human_scores("cefr"), np.array(dataset.item_splits()), dataset)
-    return readme
-
-
-def rows_of(readme: dict, langs, splits) -> tuple[np.ndarray, np.ndarray]:
-    parts = [(t[np.isin(s, splits)], y[np.isin(s, splits)]) for lang in langs for t, y, s, _ in [readme[lang]]]
-    table, target = np.vstack([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
-    keep = np.isfinite(table).all(axis=1)
-    return table[keep], target[keep]
 
 
 def fold_keys(readme: dict, langs) -> set[bytes]:
@@ -102,32 +77,18 @@ def fold_keys(readme: dict, langs) -> set[bytes]:
     return held
 
 
-def choose_penalty(readme: dict, langs) -> tuple[float, dict]:
-    """The ridge penalty by leave-one-language-out on the validation splits of ``langs`` only: for each of them,
-    fit on the others' train splits and correlate on its validation split; the penalty with the best mean r, and
-    every penalty's mean r."""
-    chosen = {}
-    for alpha in ALPHAS:
-        scores = []
-        for held in langs:
-            weights = fit(*rows_of(readme, [x for x in langs if x != held], ["train"]), alpha)
-            table, target = rows_of(readme, [held], ["validation"])
-            scores.append(pearson(predict(table, weights), target))
-        chosen[alpha] = float(np.mean(scores))
-    return max(chosen, key=chosen.get), chosen
-
-
-def judge_folds(registry, readme: dict, shipped: dict) -> tuple[list, list[str], dict, dict]:
+def judge_folds(registry, trainer: CefrLrTrainer) -> tuple[list, list[str], dict, dict]:
     """Leave-one-language-out on test, judged, each fold's penalty chosen on the other four languages only
-    (:func:`choose_penalty`): one row per held-out language; the number of baseline scores per language; the
-    shipped model's r on each test split (shown, not judged); each fold's penalty."""
+    (:meth:`CefrLrTrainer.without`): one row per held-out language; the number of baseline scores per language;
+    the shipped model's r on each test split (shown, not judged); each fold's penalty."""
     cls = registry.metric_class("cefr-lr")
+    readme, shipped = trainer.readme, trainer.weights
     rows, compared, shown, penalties = [], [], {}, {}
     for lang in LANGS:
         others = [x for x in LANGS if x != lang]
-        alpha, _ = choose_penalty(readme, others)
+        fold = trainer.without(lang)
+        alpha, weights = fold.alpha, fold.weights
         penalties[lang] = alpha
-        weights = fit(*rows_of(readme, others, ["train", "validation"]), alpha)
         table, target, splits, dataset = readme[lang]
         keep = splits == "test"
         items = text_items(dataset.only_split("test"))
@@ -163,15 +124,16 @@ def main() -> None:
     started, load = time.perf_counter(), load_average()
     registry = load_registry()
     data_dir = resolve_data_dir(None)
-    readme = load_data(registry, data_dir)
-    alpha, chosen = choose_penalty(readme, LANGS)
-    shipped = fit(*rows_of(readme, LANGS, ["train", "validation"]), alpha)
+    trainer = CefrLrTrainer(data_dir)  # ``simpeval train cefr-lr`` without the checkpoint
+    trainer.data(print)
+    fit(trainer, print)
+    alpha, chosen, shipped = trainer.alpha, trainer.penalties(), trainer.weights
     write_weights(shipped, alpha)
     importlib.reload(importlib.import_module("simpeval.metrics.cefr_lr_weights"))  # the registry's metric reads them
     cls = registry.metric_class("cefr-lr")
     direction = ("Ratings are CEFR levels (ReadMe++) and mean opinion scores (TextComplexityDE), higher = harder, as "
                  "cefr-lr's score: its r in its declared direction is its r with the ratings (positive: it agrees).")
-    fold_rows, compared, shown, penalties = judge_folds(registry, readme, shipped)
+    fold_rows, compared, shown, penalties = judge_folds(registry, trainer)
     per_fold = ", ".join(f"{lang} {a:g}" for lang, a in penalties.items())
     update_record(cls, "trainer", fold_rows, COMMAND, [
         direction, "Each fold: fit on the other four languages' train and validation splits, scored on the held-out "

@@ -55,6 +55,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "simpeval.metrics.bertscore",
     "simpeval.datasets.builtin",
     "simpeval.reproduce.alva_manchego_2021",
+    "simpeval.learning.cefr_lr",
 )
 
 
