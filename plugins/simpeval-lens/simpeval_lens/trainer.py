@@ -202,6 +202,7 @@ class LensSplitTrainer(LensTrainer):
     validation loss kept (``benchmarks/reproduce_kwak_2024.py``; no rated dataset chooses)."""
 
     name = "lens-split"
+    renamed: dict[str, str] = {}
     short_help = "Train a LENS head on SimpEval_past's training split, early stopping on its validation split."
     fits_rated = False
     options = (Option("--variant", ("lens", "E", "E+R", "E+R+S"), "lens", "lens: LENS's head; the rest: lens-cla-mini's."),

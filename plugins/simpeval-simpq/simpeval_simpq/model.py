@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from simpeval import UsageError
+from simpeval.cache import write_atomic
 from simpeval_simpq.features import GROUPS, columns
 from simpeval_simpq.trainer import CHECKPOINT_FILE
 
@@ -54,12 +55,8 @@ def to_json(variants: dict[str, dict[str, AspectModel]], training: dict[str, Any
 
 
 def save(directory: Path, content: dict[str, Any]) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / CHECKPOINT_FILE
-    tmp = directory / f".{CHECKPOINT_FILE}.tmp"
-    tmp.write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+    write_atomic(Path(directory) / CHECKPOINT_FILE, json.dumps(content, indent=1) + "\n")
+    return Path(directory) / CHECKPOINT_FILE
 
 
 def load(directory: Path, groups: tuple[str, ...]) -> dict[str, AspectModel]:
