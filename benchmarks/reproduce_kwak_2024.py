@@ -7,7 +7,7 @@ and simplicity on WIKI-DA (``--dataset wiki-da``, per-rater z-score means, as LE
 texts and conventional metrics).
 
 Learned rows: ``lens-mini`` and the ``lens-cla-mini`` variants E, E+R, E+R+S are trained on SimpEval_past
-(``simpeval.metaeval``-free: ``simpeval_lens.pipeline``) with three seeds each; every seed's
+(``simpeval_lens.trainer.LensSplitTrainer``, ``simpeval train lens-split``) with three seeds each; every seed's
 model is scored once on each test set, and the table gives mean +- standard deviation. The seed
 with the lowest SimpEval_past validation loss of ``lens-mini`` and of ``E+R+S`` is shipped with the
 plugin (``plugins/simpeval-lens/simpeval_lens/checkpoints``), with a model card written here.
