@@ -18,6 +18,11 @@ the machine is shared, so wall time moves with the other jobs): the best and the
 ``--repeat`` rounds, EASSE and simpeval alternating, each timing started on a collected heap
 (``gc.collect()`` before it, untimed).
 
+What the per-item time is made of is then measured too, for the page's "what remains to 10x" section:
+each stage of the simpeval run on its own (13a tokenisation, token ids and n-gram tables, BLEU's and
+SARI's counting, FKGL; a new store, each stage given what the ones before left), the rest being the
+per-item time less the stages, and each of EASSE's three per-item calls on its own.
+
 EASSE is not on PyPI and nothing of it (GPL-3) belongs in this project: ``--easse-src`` names a
 folder holding a copy of its ``easse/`` package (``bleu.py``, ``sari.py``, ``fkgl.py``,
 ``utils/preprocessing.py``, ``utils/text.py`` from github.com/feralvam/easse), which need
