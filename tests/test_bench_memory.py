@@ -51,6 +51,10 @@ def test_the_judge_section_compares_its_growth_with_its_largest_pass():
                        for n, r, t in ((40, 3, 284), (200, 10, 273), (3000, 16, 291), (15000, 16, 291))]}
     lines = bench_memory.judge_lines(shapes, runs)
     assert "| 200 | 10 x 273 | 512 | 400 |" in lines
-    assert "Measured from 40 to 200 items: +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
+    assert "Measured from 40 to 200 items (the newest pair): +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
+    more = runs + [_row("judge", 1000, 2071, "2026-11-27 08:27 UTC", 893)]
+    shapes["rows"].append({"n": 1000, "rows": 16, "length": 291, "longest_prompt": 400, "logits_mb": 873.0})
+    assert ("Measured from 200 to 1,000 items (the newest pair): +581 MB of peak RSS; the largest pass's logits: "
+            "+361 MB; the other +220 MB are not attributed (not investigated).") in bench_memory.judge_lines(shapes, more)
     assert any(line.startswith("From 3,000 to 15,000 items the largest pass's logits change by +0 MB") for line in lines)
     assert bench_memory.judge_lines(None, runs) == []
