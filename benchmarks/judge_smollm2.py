@@ -136,7 +136,10 @@ def main() -> None:
     from machine import matmul_rate
 
     rate = matmul_rate(THREADS) if args.device == "cpu" else math.nan
-    work = sum(tokens) * (flops_per_token + vocabulary_flops)
+    from simpeval_judge.scoring import KEPT_POSITIONS
+
+    # the vocabulary product covers only the last KEPT_POSITIONS positions of each prompt
+    work = sum(tokens) * flops_per_token + sum(min(t, KEPT_POSITIONS) for t in tokens) * vocabulary_flops
 
     speed_lines = [
         "| aspect | items | wall s | items/s (wall) | CPU s | items per CPU-s | load average before / after |",
@@ -184,7 +187,7 @@ def main() -> None:
         "",
         f"Each item is one forward pass over its prompt ({min(tokens)}-{max(tokens)} tokens, mean {sum(tokens) / n:.0f}, "
         f"most of them the rubric): {work / n / 1e9:.0f} GFLOP of matrix products per item (2 x {flops_per_token / 2e6:.0f}M "
-        f"weights per token, plus the vocabulary's {vocabulary_flops / 2e6:.0f}M at every position). This machine's "
+        f"weights per token, plus the vocabulary's {vocabulary_flops / 2e6:.0f}M at the last {KEPT_POSITIONS} positions). This machine's "
         f"float32 matrix-product rate with {THREADS} threads, measured now: {rate / 1e9:.0f} GFLOP/s, so at best "
         f"{rate / (work / n):.2f} items/s; the simplicity row reached {n / speed[2] / (rate / (work / n)):.0%} of that. On the CPU a "
         "batch holds prompts of one length only, so no padding is computed. Reusing the rubric's key/value cache "

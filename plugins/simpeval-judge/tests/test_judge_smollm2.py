@@ -89,3 +89,24 @@ def test_three_items_equal_transformers_reading_the_gguf_itself(two_runs, smollm
         weights = [math.exp(v - max(z)) for v in z]
         expected = sum(k * w for k, w in zip(range(1, 6), weights)) / sum(weights)
         assert scores[i] == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("rows, length", [(1, 200), (3, 284), (16, 291)])
+def test_the_kept_positions_give_the_last_logits_of_every_position_bit_for_bit(smollm2, rows, length):
+    """The judge asks for the logits of the last KEPT_POSITIONS positions only (the whole table is the peak
+    of a run); the last row must be what the full forward pass gives, not just close to it."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from simpeval_judge import llm
+    from simpeval_judge.scoring import KEPT_POSITIONS, last_token_reader
+
+    model = AutoModelForCausalLM.from_pretrained(llm.converted(smollm2, "model")).eval()
+    ids = torch.randint(100, 40_000, (rows, length), generator=torch.Generator().manual_seed(rows))
+    answers = [28, 29, 30, 31, 32]
+    with torch.no_grad():
+        full = model(input_ids=ids, use_cache=False).logits[:, -1, :].float()
+        kept = last_token_reader(answers)(model, {"input_ids": ids, "attention_mask": torch.ones_like(ids)})
+    assert KEPT_POSITIONS < length
+    expected = torch.cat([full[:, answers], torch.logsumexp(full, dim=-1, keepdim=True)], dim=1)
+    assert all(torch.equal(row, expected[i]) for i, row in enumerate(kept))
