@@ -139,11 +139,12 @@ def judge_batches(data_dir: Path, sizes: list[int]) -> dict:
     Each prompt is built as the judge builds it (the default rubric, chat template, texts cut to 1,024 tokens);
     each engine batch of :data:`ENGINE_BATCH` items is one encoder call, which on the CPU groups prompts of one
     token length, at most :data:`JUDGE_BATCH_SIZE` per forward pass (``same_length_batches``). The model
-    computes the logits of every position, so the largest pass holds rows x length x vocabulary float32
-    logits: what sets the judge's peak beside its weights."""
+    computes the logits of the last ``KEPT_POSITIONS`` positions (every position before code 4365897), so the
+    largest pass holds rows x min(length, kept) x vocabulary float32 logits."""
     from simpeval.encoding import same_length_batches
     from simpeval_judge import llm, prompts
     from simpeval_judge.metrics import _as_prompt, _cut
+    from simpeval_judge.scoring import KEPT_POSITIONS
     from transformers import AutoConfig, AutoTokenizer
 
     model = llm.converted(llm.resolve(llm.DEFAULT_MODEL, "judge:model"), "judge:model")
@@ -166,8 +167,9 @@ def judge_batches(data_dir: Path, sizes: list[int]) -> dict:
                       for chunk in (lengths[start:min(n, start + ENGINE_BATCH)] for start in range(0, n, ENGINE_BATCH))
                       for batch in same_length_batches(chunk, JUDGE_BATCH_SIZE))
         rows.append({"n": n, "rows": largest[1], "length": largest[2], "longest_prompt": max(lengths[:n]),
-                     "logits_mb": largest[0] * vocabulary * 4 / 2**20})
-    return {"model": model.name, "vocabulary": vocabulary, "batch_size": JUDGE_BATCH_SIZE, "rows": rows}
+                     "logits_mb": largest[1] * min(largest[2], KEPT_POSITIONS) * vocabulary * 4 / 2**20})
+    return {"model": model.name, "vocabulary": vocabulary, "batch_size": JUDGE_BATCH_SIZE,
+            "kept_positions": KEPT_POSITIONS, "rows": rows}
 
 
 def judge_lines(shapes: dict | None, real: list[dict]) -> list[str]:
@@ -180,7 +182,8 @@ def judge_lines(shapes: dict | None, real: list[dict]) -> list[str]:
              "",
              f"On the CPU the judge runs prompts of one token length together, at most {shapes['batch_size']} per "
              "forward pass, and the model",
-             f"computes the logits of every position: rows x length x {shapes['vocabulary']:,} float32 values "
+             f"computes the logits of its last {shapes['kept_positions']} positions only (every position before code "
+             f"4365897): rows x {shapes['kept_positions']} x {shapes['vocabulary']:,} float32 values "
              f"({shapes['model']}).",
              "The largest such pass on the first *items* items (`--judge-batches`, prompts built as the judge builds "
              "them; each",

@@ -46,11 +46,12 @@ def test_sledoc_gets_one_target_level():
 
 def test_the_judge_section_compares_its_growth_with_its_largest_pass():
     runs = [_row("judge", 40, 1138, "2026-11-27 07:27 UTC", 43), _row("judge", 200, 1490, "2026-11-27 07:31 UTC", 193)]
-    shapes = {"model": "m", "vocabulary": 49152, "batch_size": 16,
+    shapes = {"model": "m", "vocabulary": 49152, "batch_size": 16, "kept_positions": 16,
               "rows": [{"n": n, "rows": r, "length": t, "longest_prompt": 400, "logits_mb": r * t * 49152 * 4 / 2**20}
                        for n, r, t in ((40, 3, 284), (200, 10, 273), (3000, 16, 291), (15000, 16, 291))]}
     lines = bench_memory.judge_lines(shapes, runs)
     assert "| 200 | 10 x 273 | 512 | 400 |" in lines
+    assert "computes the logits of its last 16 positions only (every position before code 4365897): rows x 16 x 49,152 float32 values (m)." in lines
     assert "Measured from 40 to 200 items (the newest pair): +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
     more = runs + [_row("judge", 1000, 2071, "2026-11-27 08:27 UTC", 893)]
     shapes["rows"].append({"n": 1000, "rows": 16, "length": 291, "longest_prompt": 400, "logits_mb": 873.0})
