@@ -89,9 +89,9 @@ def last_token_reader(ids: Sequence[int]):
     The model computes the logits of the last :data:`KEPT_POSITIONS` positions only (``logits_to_keep``):
     every position's would be rows x length x vocabulary floats (873 MB for 16 SmolLM2 prompts of 291
     tokens), the peak of a judge run. The last one alone would round the vocabulary product differently
-    (1.3e-6 on a SmolLM2 rating: a one-row product takes another kernel), while 16 give the last
-    position's logits a plain ``model(input_ids)`` call gives, bit for bit (tested), and the score is to
-    equal transformers' own to 1e-6."""
+    (1.3e-6 on a SmolLM2 rating: a one-row product takes another kernel), while 16 gave the last
+    position's logits a plain ``model(input_ids)`` call gives bit for bit on the CPU this was measured on;
+    the score is to equal transformers' own to 1e-6 (tested)."""
     answers = list(ids)
 
     def forward(model: Any, batch: dict[str, torch.Tensor]) -> list[torch.Tensor]:

@@ -91,22 +91,33 @@ def test_three_items_equal_transformers_reading_the_gguf_itself(two_runs, smollm
         assert scores[i] == pytest.approx(expected, abs=1e-6)
 
 
-@pytest.mark.parametrize("rows, length", [(1, 200), (3, 284), (16, 291)])
-def test_the_kept_positions_give_the_last_logits_of_every_position_bit_for_bit(smollm2, rows, length):
-    """The judge asks for the logits of the last KEPT_POSITIONS positions only (the whole table is the peak
-    of a run); the last row must be what the full forward pass gives, not just close to it."""
-    import torch
+
+@pytest.fixture(scope="module")
+def converted_smollm2(smollm2):
     from transformers import AutoModelForCausalLM
 
     from simpeval_judge import llm
-    from simpeval_judge.scoring import KEPT_POSITIONS, last_token_reader
 
-    model = AutoModelForCausalLM.from_pretrained(llm.converted(smollm2, "model")).eval()
+    return AutoModelForCausalLM.from_pretrained(llm.converted(smollm2, "model")).eval()
+
+
+@pytest.mark.parametrize("rows, length", [(1, 200), (3, 284), (16, 64)])
+def test_the_kept_positions_give_the_ratings_of_every_positions_logits(converted_smollm2, rows, length):
+    """The judge asks for the logits of the last KEPT_POSITIONS positions only (the whole table is the peak
+    of a run); its ratings must be those of the full forward pass within the judge's 1e-6 contract (on the
+    AMD EPYC CPU this was measured on the logits were equal bit for bit; other kernels may round otherwise)."""
+    import torch
+
+    from simpeval_judge.scoring import KEPT_POSITIONS, last_token_reader, ratings
+
     ids = torch.randint(100, 40_000, (rows, length), generator=torch.Generator().manual_seed(rows))
     answers = [28, 29, 30, 31, 32]
     with torch.no_grad():
-        full = model(input_ids=ids, use_cache=False).logits[:, -1, :].float()
-        kept = last_token_reader(answers)(model, {"input_ids": ids, "attention_mask": torch.ones_like(ids)})
+        full = converted_smollm2(input_ids=ids, use_cache=False).logits[:, -1, :].float()
+        kept = last_token_reader(answers)(converted_smollm2, {"input_ids": ids, "attention_mask": torch.ones_like(ids)})
     assert KEPT_POSITIONS < length
     expected = torch.cat([full[:, answers], torch.logsumexp(full, dim=-1, keepdim=True)], dim=1)
-    assert all(torch.equal(row, expected[i]) for i, row in enumerate(kept))
+    assert torch.allclose(torch.stack(kept), expected, rtol=0, atol=1e-5)
+    got, want = ratings(kept), ratings(list(expected))
+    assert got[0] == pytest.approx(want[0], abs=1e-6) and got[1] == pytest.approx(want[1], abs=1e-6)
+    assert len(set(got[0])) == rows  # random prompts are rated apart: the comparison is not of constants
