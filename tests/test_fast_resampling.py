@@ -174,7 +174,7 @@ def test_meta_evaluate_vectorised_equals_one_row_at_a_time(monkeypatch, correlat
 
     def run():
         ticks = []
-        result = meta_evaluate(human, scores, split, settings, np.random.default_rng(1), groups=keys,
+        result = meta_evaluate(human, scores, split, settings, 1, groups=keys,
                                average_keys=keys if average_by != "none" else None, tick=ticks.append)
         return result, sum(ticks)
 

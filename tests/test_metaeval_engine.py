@@ -24,7 +24,7 @@ def _data(n=400, seed=0):
 
 def _run(human, scores, split=None, **settings):
     split = split or make_split("none", human, [])
-    return meta_evaluate(human, scores, split, Settings(**settings), np.random.default_rng(0))
+    return meta_evaluate(human, scores, split, Settings(**settings), 0)
 
 
 def test_quality_split_is_halves_by_stable_order():
@@ -138,5 +138,31 @@ def test_wmt_kendall_through_the_engine():
     scores = {"m": np.array([1.0, 3, 2, 0, 9])}
     split = make_split("none", human, [])
     result = meta_evaluate(human, scores, split, Settings(correlation="wmt-kendall", significance="none"),
-                           np.random.default_rng(0), groups=["a", "a", "a", "b", "b"])
+                           0, groups=["a", "a", "a", "b", "b"])
     assert result.record("m", "All").r == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("correlation", ["pearson", "kendall-23"])
+def test_a_metrics_interval_and_tests_do_not_depend_on_the_other_metrics(correlation):
+    """Each metric's bootstrap and each pair's permutation test start from the seed: adding a metric,
+    or reordering them, moves no interval and no p-value (they once shared one generator in turn)."""
+    human, scores = _data(120)
+    settings = dict(correlation=correlation, bootstrap=50, significance="permutation", resamples=40)
+    alone = _run(human, {"close": scores["close"]}, **settings)
+    pair = _run(human, {"strong": scores["strong"], "close": scores["close"]}, **settings)
+    reordered = _run(human, {"weak": scores["weak"], "close": scores["close"], "strong": scores["strong"]},
+                     **settings)
+
+    def interval(result, metric):
+        (rec,) = [r for r in result.records if r.metric == metric]
+        return rec.ci_low, rec.ci_high
+
+    assert interval(alone, "close") == interval(pair, "close") == interval(reordered, "close")
+    assert interval(pair, "strong") == interval(reordered, "strong")
+    def strong_and_close(result):
+        sig = result.significance["All"]
+        at = [sig.metrics.index("strong"), sig.metrics.index("close")]
+        return sig.p[np.ix_(at, at)]
+
+    np.testing.assert_array_equal(strong_and_close(pair), strong_and_close(reordered))
+    assert np.isfinite(strong_and_close(pair)).sum() == 1  # the better of the two was tested

@@ -216,12 +216,16 @@ class _Context:
     """What every split's correlations and tests share."""
 
     settings: Settings
-    rng: np.random.Generator
+    seed: int
     corr: Correlator
     groups: np.ndarray | None
     selection: np.ndarray | None
     average_keys: np.ndarray | None
     tick: Callable[[int], None] | None
+
+    def generator(self) -> np.random.Generator:
+        """A new generator started from the seed: every bootstrap and permutation test draws from its own."""
+        return np.random.default_rng(self.seed)
 
 
 def resampling_work(settings: Settings, split: Split, n_metrics: int) -> int:
@@ -239,7 +243,7 @@ def meta_evaluate(
     scores: Mapping[str, np.ndarray],
     split: Split,
     settings: Settings,
-    rng: np.random.Generator,
+    seed: int,
     groups: Sequence | None = None,
     selection: np.ndarray | None = None,
     average_keys: Sequence | None = None,
@@ -247,6 +251,11 @@ def meta_evaluate(
 ) -> MetaEvaluation:
     """Correlations, significance and winners of every metric in every group of ``split``.
 
+    :param seed: where every resampling starts. Each metric's bootstrap and each pair's permutation
+        test draw from a new generator started from it, so a metric's interval depends only on its own
+        scores, the ratings and the seed, never on which other metrics share the run or their order;
+        metrics scored on the same items are resampled alike (a paired bootstrap, as
+        :func:`simpeval.compare.run_tests` does for systems).
     :param human: per-item human score (nan = missing).
     :param scores: metric name -> per-item scores (nan = missing).
     :param groups: per-item source id (required for ``wmt-kendall``); for ``lens-kendall``, the
@@ -273,7 +282,7 @@ def meta_evaluate(
     human = np.asarray(human, dtype=float)
     groups_arr = None if groups is None else np.asarray(groups)
     keys = None if settings.average_by == "none" or average_keys is None else np.asarray(average_keys)
-    context = _Context(settings, rng, _correlator(settings, groups_arr, selection, keys), groups_arr, selection,
+    context = _Context(settings, seed, _correlator(settings, groups_arr, selection, keys), groups_arr, selection,
                        keys, tick)
     result = MetaEvaluation([], {}, list(split.warnings))
     for split_name, idx in split.groups.items():
@@ -331,9 +340,9 @@ def _bootstrap(x: np.ndarray, y: np.ndarray, items: np.ndarray, context: _Contex
     settings = context.settings
     rows = None if context.average_keys is not None else _rows_statistic(settings, None)
     if rows is not None:
-        return stats.bootstrap_interval(lambda draws: rows(y[draws], x[draws], None), len(x), context.rng,
+        return stats.bootstrap_interval(lambda draws: rows(y[draws], x[draws], None), len(x), context.generator(),
                                         settings.bootstrap, settings.ci_level, rows=True, tick=context.tick)
-    return stats.bootstrap_interval(lambda s: context.corr(x[s], y[s], items[s])[0], len(x), context.rng,
+    return stats.bootstrap_interval(lambda s: context.corr(x[s], y[s], items[s])[0], len(x), context.generator(),
                                     settings.bootstrap, settings.ci_level, tick=context.tick)
 
 
@@ -361,7 +370,7 @@ def _significance(h, columns, signs, names, idx, context: _Context) -> np.ndarra
                     p[i, j] = stats.williams_test(r12, r13, 1.0 if np.isnan(r23) else r23, n)
             else:
                 rowwise = _rowwise(settings, context, items, hh)
-                p[i, j] = stats.perm_both_test(hh, x, y, rowwise, context.rng, settings.resamples, context.tick)
+                p[i, j] = stats.perm_both_test(hh, x, y, rowwise, context.generator(), settings.resamples, context.tick)
                 tested += 1
     if settings.significance == "permutation":  # the pairs left untested: the bar's total counts them
         _tick(context, (k * (k - 1) // 2 - tested) * settings.resamples)

@@ -119,7 +119,7 @@ def run_meta_evaluation(registry: Registry, request: Request) -> Report:
     work = resampling_work(request.settings, split, len(scores))
     try:
         with progress_bar(work, request.progress and work > 0, desc="resampling", unit="resample") as bar:
-            result = meta_evaluate(unit_human, scores, split, request.settings, np.random.default_rng(request.seed),
+            result = meta_evaluate(unit_human, scores, split, request.settings, request.seed,
                                    groups=groups, selection=selection, average_keys=average_keys, tick=bar.update)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
