@@ -47,3 +47,18 @@ def test_a_chosen_epoch_is_loaded_instead_of_the_best():
         if loop.epoch == 3:
             break
     assert loop.keep(3).selected_epoch == 3 and loop.loaded == 3 and loop.report.best_epoch == 2
+
+
+def test_a_loop_missing_a_step_of_the_protocol_is_refused_when_made():
+    """The three methods a model supplies are abstract: a loop without one fails at construction, naming it,
+    not at the first epoch of a long training run."""
+
+    class NoLoad(EpochLoop):
+        def run_epoch(self):
+            return 0.0, {}
+
+        def state(self):
+            return None
+
+    with pytest.raises(TypeError, match="load_state"):
+        NoLoad(settings=None)

@@ -10,6 +10,7 @@ one a selection chose, :class:`simpeval.learning.trainer.EpochTrainer`). Imports
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,7 @@ class TrainReport:
         return self.history[self.best_epoch - 1][key] if self.best_epoch else float("nan")
 
 
-class EpochLoop:
+class EpochLoop(ABC):
     """One model trained one epoch per :meth:`step`, with early stopping (module docstring). ``settings`` has
     ``max_epochs`` and ``patience`` (:class:`simpeval.learning.settings.TrainSettings`)."""
 
@@ -43,17 +44,17 @@ class EpochLoop:
         self.report = TrainReport()
         self.epoch = 0
 
+    @abstractmethod
     def run_epoch(self) -> tuple[float, dict[str, float]]:
         """One pass over the training data: ``(validation value, the history row after "epoch")``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def state(self) -> Any:
         """A copy of the weights training changes."""
-        raise NotImplementedError
 
+    @abstractmethod
     def load_state(self, state: Any) -> None:
         """Load weights :meth:`state` copied and put the model in evaluation mode."""
-        raise NotImplementedError
 
     def step(self) -> bool:
         """One epoch; True when training stops (the last epoch, or ``patience`` without a lower validation value)."""

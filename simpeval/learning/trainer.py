@@ -96,7 +96,8 @@ def parse_seeds(value: str) -> list[int]:
 
 class Fit:
     """What the selection loop (:func:`simpeval.learning.loo.leave_one_dataset_out`) drives: starting points, one
-    epoch at a time, predictions after each epoch."""
+    epoch at a time, predictions after each epoch. The steps raise NotImplementedError instead of being abstract
+    because a trainer that chooses its own way (simpq overrides :meth:`Trainer.fit`) never reaches them."""
 
     fits_rated: ClassVar[bool] = False
     """True: trained on the rated datasets (a model per left-out dataset); False: trained on other data, the
