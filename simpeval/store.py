@@ -97,12 +97,14 @@ class StatsStore:
         if n_found < len(keys):
             absent = args_list if not n_found else list(compress(args_list, map(not_, found)))
             missing = list(dict.fromkeys(absent))
-            computed = dict(zip(missing, (compute or function)(missing, store=self)))
+            results = (compute or function)(missing, store=self)
             self.misses += len(missing)
-            entries.update(zip(map(tuple.__add__, repeat((function,)), missing), computed.values()))
-            if not n_found:
-                values = list(map(computed.__getitem__, args_list))
+            if len(missing) == len(keys):  # none found, none repeated: the keys and results line up
+                entries.update(zip(keys, results))
+                values = list(results)
             else:
+                computed = dict(zip(missing, results))
+                entries.update(zip(map(tuple.__add__, repeat((function,)), missing), computed.values()))
                 fill = map(computed.__getitem__, absent)
                 values = [value if present else next(fill) for value, present in zip(values, found)]
             while len(entries) > self.max_entries:  # as if kept one by one: the least recently used go

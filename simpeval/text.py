@@ -88,6 +88,30 @@ def tokenized_many(
     return store.get_many(tokenized.__wrapped__, args, compute=_tokenize_batch)  # type: ignore[attr-defined]
 
 
+def flat_tokens(
+    texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
+) -> list[str]:
+    """Every token of ``texts`` in one list, each text's followed by a lone NUL (``"\x00"``; a text's own
+    NUL token stays in the list): :func:`tokenized_many`'s strings, split, for interning
+    (:mod:`simpeval.token_rows`). When none of the texts is in the store and they are distinct and
+    not lower-cased (a batch's references, the first time), this is the list the tokenizer split its
+    batch into (:meth:`~simpeval.tokenizers.base.BaseTokenizer.joined_and_flat`), not the strings
+    split again: 500,000 tokens for ASSET's references, made once instead of twice."""
+    whole: list[list[str]] = []
+
+    def compute(args: list[tuple[str, str, bool]], *, store: StatsStore | None) -> list[str]:
+        if lowercase or len(args) != len(texts):  # not the texts as given: their strings only
+            return _tokenize_batch(args, store=store)
+        joined, tokens = get_tokenizer(tokenizer).joined_and_flat(texts)
+        whole.append(tokens)
+        return joined
+
+    args = list(zip(texts, repeat(tokenizer), repeat(lowercase)))
+    joined = compute(args, store=None) if store is None else store.get_many(
+        tokenized.__wrapped__, args, compute=compute)  # type: ignore[attr-defined]
+    return whole[0] if whole else " \x00 ".join([*joined, ""]).split()
+
+
 def tokenize_many(
     texts: Sequence[str], tokenizer: str, lowercase: bool = False, *, store: StatsStore | None = None
 ) -> list[tuple[str, ...]]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from simpeval.ngram_table import NgramTable, lowered_ids
 from simpeval.store import stored
-from simpeval.text import lowercased_13a_are_cased_lowered, tokenized_many
+from simpeval.text import flat_tokens, lowercased_13a_are_cased_lowered, tokenized_many
 
 if TYPE_CHECKING:
     from simpeval.store import StatsStore
@@ -68,18 +68,20 @@ class TextRows:
         new = list(filterfalse(numbers.__contains__, dict.fromkeys(texts)))
         if new:
             numbers.update(zip(new, count(self._count)))
-            self._add(tokenized_many(new, tokenizer, lowercase, store=store), tokenizer == "13a" and not lowercase)
+            self._add(new, tokenizer, lowercase, store)
         return np.fromiter(map(numbers.__getitem__, texts), dtype=np.int64, count=len(texts))
 
-    def _add(self, joined: list[str], cased: bool) -> None:
-        """Rows for texts given as their tokens joined by single spaces (:func:`simpeval.text.tokenized`)."""
-        # every token, each text's followed by a lone NUL, interned at C speed; the NULs then mark where
-        # each text ends (unless a text has a lone NUL of its own: then one text at a time)
-        flat = " \x00 ".join([*joined, ""]).split()
+    def _add(self, texts: list[str], tokenizer: str, lowercase: bool, store: StatsStore | None) -> None:
+        """Rows for ``texts`` (distinct), tokenized as asked."""
+        # every token, each text's followed by a lone NUL (simpeval.text.flat_tokens), interned at C speed;
+        # the NULs then mark where each text ends (unless a text has a lone NUL of its own: then one text
+        # at a time)
+        flat = flat_tokens(texts, tokenizer, lowercase, store=store)
         ids = np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
                           dtype=np.int64, count=len(flat))
-        ends = np.flatnonzero(ids == self._vocabulary["\x00"])
-        if len(ends) != len(joined):
+        ends = np.flatnonzero(ids == self._vocabulary.get("\x00", -1))
+        if len(ends) != len(texts):
+            joined = tokenized_many(texts, tokenizer, lowercase, store=store)
             flat = [token for text in joined for token in text.split()]
             ids = np.fromiter(map(self._vocabulary.setdefault, flat, count(self._positions)),
                               dtype=np.int64, count=len(flat))
@@ -87,10 +89,10 @@ class TextRows:
         else:
             self._lengths.append(np.diff(ends, prepend=-1) - 1)
             ids = np.delete(ids, ends)
-        self._positions += len(flat) + len(joined) + 1  # every id is below this
+        self._positions += len(flat) + len(texts) + 1  # every id is below this
         self._ids.append(ids)
-        self._cased.append(np.full(len(joined), cased))
-        self._count += len(joined)
+        self._cased.append(np.full(len(texts), tokenizer == "13a" and not lowercase))
+        self._count += len(texts)
 
     def table(self, max_order: int, lowered: bool = False) -> NgramTable:
         """The n-gram table of every row so far; ``lowered``: the cased 13a rows count lower-cased

@@ -44,3 +44,21 @@ def test_a_text_holding_a_lone_nul_keeps_its_tokens() -> None:
     assert bleu_stats(items, store=store) == [bleu_stats([item], store=None)[0] for item in items]
     stats = bleu_stats(items, store=None)
     assert (stats[0].hyp_len, stats[0].correct[:2]) == (3, (3, 2))
+
+
+def test_flat_tokens_are_the_tokenized_strings_split() -> None:
+    """The tokenizer's own list (texts new to the store) and the stored strings split give the same
+    tokens, a lone NUL after each text's, whether or not a text holds a NUL of its own."""
+    from simpeval.text import flat_tokens, tokenized_many
+    from simpeval.tokenizers import get_tokenizer
+
+    for texts in ([*SOURCES, *OUTPUTS, ""], ["a\x00b.", "1.5,c", ""], []):
+        for tokenizer in ("13a", "none"):
+            expected = " \x00 ".join([*(get_tokenizer(tokenizer)(text) for text in texts), ""]).split()
+            joined, flat = get_tokenizer(tokenizer).joined_and_flat(texts)
+            assert (joined, flat) == (tokenized_many(texts, tokenizer, store=None), expected)
+            store = StatsStore()
+            assert flat_tokens(texts, tokenizer, store=store) == expected  # tokenized here
+            assert flat_tokens(texts, tokenizer, store=store) == expected  # from the store
+            assert flat_tokens(texts, tokenizer, True, store=store) == " \x00 ".join(
+                [*tokenized_many(texts, tokenizer, True, store=None), ""]).split()

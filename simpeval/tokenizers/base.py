@@ -33,6 +33,13 @@ class BaseTokenizer:
         per text, which a run's store keeps more cheaply than a tuple of tokens)."""
         return [" ".join(self(text).split()) for text in texts]
 
+    def joined_and_flat(self, texts: Sequence[str]) -> tuple[list[str], list[str]]:
+        """:meth:`joined_many`, and every token of the texts in one list, each text's followed by a lone
+        NUL (``"\x00"``): the strings split, which a tokenizer that splits its whole batch has at hand
+        (13a does). A text's own NUL token stays in the list, so callers count the NULs."""
+        joined = self.joined_many(texts)
+        return joined, " \x00 ".join([*joined, ""]).split()
+
 
 class WhitespaceTokenizer(BaseTokenizer):
     """For text that is already tokenized: tokens are the whitespace-separated words."""

@@ -165,15 +165,24 @@ class Tokenizer13a(BaseTokenizer):
         holding NUL itself falls back to one call per text) therefore tokenize as they do alone; the
         whitespace of the whole batch is then collapsed at once, each NUL standing alone between spaces.
         """
+        return self.joined_and_flat(texts)[0]
+
+    def joined_and_flat(self, texts: Sequence[str]) -> tuple[list[str], list[str]]:
+        """:meth:`joined_many`, and the batch's tokens as they come out of it (a lone NUL after each text's):
+        :meth:`BaseTokenizer.joined_and_flat` without splitting the strings again."""
         text = _BATCH_SEPARATOR.join(texts)
         if not texts or text.count("\x00") != len(texts) - 1:
-            return [self(text) for text in texts]
+            joined = [self(text) for text in texts]
+            return joined, _BATCH_SEPARATOR.join([*joined, ""]).split()
         text = _fixed_string_rules(text)
         if "." in text or "," in text:
             text = _periods_and_commas(text)
         if "-" in text:
             text = _dash_after_digit(text)
-        return [piece.strip(" ") for piece in " ".join(text.split()).split("\x00")]
+        tokens = text.split()  # the batch's tokens, a lone NUL between two texts'
+        joined = [piece.strip(" ") for piece in " ".join(tokens).split("\x00")]
+        tokens.append("\x00")
+        return joined, tokens
 
 
 class TokenizerIntl(_SacrebleuTokenizer):
