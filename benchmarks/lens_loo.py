@@ -76,10 +76,10 @@ def rejudge() -> None:
 
 
 def rated() -> dict:
-    """Each rated dataset's items as the trainers see them (:func:`simpeval_lens.loo.rated_examples`)."""
+    """Each rated dataset's items as the trainers see them (:func:`simpeval_lens.data.rated_examples`)."""
     from simpeval.datadir import resolve_data_dir
     from simpeval.learning.rated import load_rated
-    from simpeval_lens.loo import rated_examples
+    from simpeval_lens.data import rated_examples
 
     return {s.name: rated_examples(s) for s in load_rated(resolve_data_dir(None), DATASETS)}
 

@@ -127,7 +127,7 @@ def figure(documents, path: Path) -> dict[int, tuple[float, float, int]]:
 
     from simpeval.run import Run
     from simpeval_sle.corpus import LEVEL_NAMES
-    from simpeval_sle.model import predictor
+    from simpeval_sle.inference import predictor
     from simpeval_sle.plugin import SHIPPED_DIR
     from simpeval_sle.segment import sentences_of
 
@@ -191,8 +191,8 @@ def sle_fkgl_baseline() -> dict:
 
 def main() -> None:
     from simpeval_sle.corpus import load_corpus
-    from simpeval_sle.model import CONFIG_FILE
     from simpeval_sle.plugin import SHIPPED_DIR
+    from simpeval_sle.settings import CONFIG_FILE
 
     started = time.perf_counter()
     load = open("/proc/loadavg").read().split()[:3]

@@ -1,5 +1,5 @@
 """The package's layers hold: no import cycle, no private name taken from another module, and
-nothing below the command line imports it.
+nothing below the command line imports it. Each plugin package of ``plugins/`` holds the first two too.
 
 Imports inside functions count too (they are cycles that merely happen later). Imports under
 ``if TYPE_CHECKING:`` never run, but they still say which layer a module depends on: the
@@ -13,15 +13,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import simpeval
 
 PACKAGE = Path(simpeval.__file__).parent
+PLUGINS = Path(__file__).resolve().parents[1] / "plugins"
+PLUGIN_PACKAGES = sorted(path.parent for path in PLUGINS.glob("*/simpeval_*/__init__.py"))
 
 
-def _modules() -> dict[str, Path]:
+def _modules(package: Path = PACKAGE) -> dict[str, Path]:
+    """Each module of the package in folder ``package``, by its dotted name."""
     found = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = ["simpeval", *path.relative_to(PACKAGE).with_suffix("").parts]
+    for path in package.rglob("*.py"):
+        parts = [package.name, *path.relative_to(package).with_suffix("").parts]
         if parts[-1] == "__init__":
             parts.pop()
         found[".".join(parts)] = path
@@ -39,7 +44,7 @@ def _imports(tree: ast.Module, type_only: bool) -> list[ast.Import | ast.ImportF
 
 def imports_of(name: str, package: str, tree: ast.Module, modules: set[str], type_only: bool = True
                ) -> tuple[set[str], list[str]]:
-    """The simpeval modules that module ``name`` (of ``package``) imports (at run time only, with
+    """The ``modules`` that module ``name`` (of ``package``) imports (at run time only, with
     ``type_only`` False), and each private name (``_x``, not a dunder) it takes from another module."""
     targets: set[str] = set()
     private = []
@@ -61,10 +66,10 @@ def imports_of(name: str, package: str, tree: ast.Module, modules: set[str], typ
     return targets, private
 
 
-def import_graph(type_only: bool = True) -> tuple[dict[str, set[str]], list[str]]:
-    """Module -> the simpeval modules it imports (type-only imports included unless ``type_only``
-    is False); and every private import across modules."""
-    modules = _modules()
+def import_graph(type_only: bool = True, package: Path = PACKAGE) -> tuple[dict[str, set[str]], list[str]]:
+    """Module -> the modules of the package in folder ``package`` (default: simpeval) it imports (type-only
+    imports included unless ``type_only`` is False); and every private import across modules."""
+    modules = _modules(package)
     graph: dict[str, set[str]] = {}
     private = []
     for name, path in modules.items():
@@ -127,6 +132,19 @@ def test_no_module_takes_part_in_an_import_cycle_type_only_imports_included():
     graph, _ = import_graph()
     found = cycles(graph)
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(cycle) for cycle in found)
+
+
+@pytest.mark.parametrize("package", PLUGIN_PACKAGES, ids=lambda path: path.name)
+def test_no_plugin_module_takes_part_in_an_import_cycle_or_takes_a_private_name(package):
+    graph, _ = import_graph(package=package)
+    found = cycles(graph)
+    assert found == [], "import cycles: " + "; ".join(" <-> ".join(cycle) for cycle in found)
+    _, private = import_graph(type_only=False, package=package)
+    assert private == []
+
+
+def test_every_plugin_package_is_checked():
+    assert PLUGIN_PACKAGES and len(PLUGIN_PACKAGES) == len(list(PLUGINS.glob("*/pyproject.toml")))
 
 
 COMMAND_LINE = "simpeval.cli"

@@ -1,4 +1,5 @@
-"""Training examples from SimpEval_past with ASSET's references, and the validation split.
+"""Training examples: a rated dataset's (:func:`rated_examples`, leave-one-dataset-out's), SimpEval_past's with
+ASSET's references, and the validation split.
 
 Rules (LENS, Maddela et al. 2023; Kwak et al. 2024): the target is the mean of the item's rating
 z-scores; the references are ASSET's ten for the original, without any that is the output itself;
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simpeval import UsageError
+from simpeval.learning.rated import LABELS, RatedSet
 
 # SimpEval_past's outputs that are ASSET test references themselves
 ASSET_REFERENCE_SYSTEMS = ("asset.test.simp", "new_asset.test.simp.second")
@@ -38,6 +40,14 @@ def make_example(source: str, output: str, references: Sequence[str], target: fl
     """Lower-cased texts, minus the references identical to the output (LENS's training data)."""
     kept = tuple(ref.lower() for ref in references if _normal(ref) != _normal(output))
     return Example(source.lower(), output.lower(), kept, float(target), group)
+
+
+def rated_examples(rated: RatedSet, aspect: str = "simplicity") -> list[Example]:
+    """A dataset's outputs as LENS examples (lower-cased, references equal to the output dropped)."""
+    labels = rated.labels[LABELS[aspect][rated.name]]
+    examples = [make_example(s, o, refs, float(z), f"{rated.name}\x00{s}")
+                for s, o, refs, z in zip(rated.sources, rated.outputs, rated.references, labels)]
+    return [e for e in examples if e.references]
 
 
 def simpeval_past_examples(data_dir: Path) -> list[Example]:

@@ -1,5 +1,5 @@
-"""lens-mini / lens-cla-mini judged on data they never saw: the rated examples, the left-out scores, and
-:func:`leave_one_dataset_out`, the trainer (:mod:`simpeval_lens.trainer`) on examples already read.
+"""lens-mini / lens-cla-mini judged on data they never saw: :func:`leave_one_dataset_out`, the trainer
+(:mod:`simpeval_lens.trainer`) on examples already read (:func:`simpeval_lens.data.rated_examples`).
 
 Each (seed, epochs) is a candidate, judged like SIERA's and SLE's epochs through the one selection loop
 (:func:`simpeval.learning.loo.leave_one_dataset_out`): a left-out dataset's row reports the candidate
@@ -14,40 +14,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import numpy as np
-import torch
-
-from simpeval.learning.rated import LABELS, RatedSet
-from simpeval_lens.data import Example, make_example
-from simpeval_lens.losses import max_over_references
-from simpeval_lens.model import LensConfig, LensModel
+from simpeval.learning.trainer import fit
+from simpeval_lens.data import Example
+from simpeval_lens.model import LensConfig
 from simpeval_lens.settings import TrainSettings
-from simpeval_lens.trainer import candidate
-from simpeval_lens.training import Features, predict
+from simpeval_lens.trainer import LensTrainer
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from simpeval.run import Run
-    from simpeval_lens.trainer import LensTrainer
 
-__all__ = ["candidate", "leave_one_dataset_out", "rated_examples", "scores"]
-
-
-def rated_examples(rated: RatedSet, aspect: str = "simplicity") -> list[Example]:
-    """A dataset's outputs as LENS examples (lower-cased, references equal to the output dropped)."""
-    labels = rated.labels[LABELS[aspect][rated.name]]
-    examples = [make_example(s, o, refs, float(z), f"{rated.name}\x00{s}")
-                for s, o, refs, z in zip(rated.sources, rated.outputs, rated.references, labels)]
-    return [e for e in examples if e.references]
-
-
-def scores(model: LensModel, features: Features) -> np.ndarray:
-    """The best-over-references prediction per item, without dropout."""
-    model.eval()
-    with torch.no_grad():
-        grid, mask, _ = predict(model, features)
-        best = max_over_references(grid, mask).numpy()
-    model.train()
-    return best
+__all__ = ["leave_one_dataset_out"]
 
 
 def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Example]], settings: TrainSettings,
@@ -60,9 +38,6 @@ def leave_one_dataset_out(config: LensConfig, examples: dict[str, Sequence[Examp
     :param run: the run that keeps the encoder and the texts' embeddings (default: one for this call),
         so every fold reuses the embeddings.
     """
-    from simpeval.learning.trainer import fit
-    from simpeval_lens.trainer import LensTrainer
-
     if len(examples) < 2:
         raise ValueError("leave-one-dataset-out needs at least two datasets")
     return fit(LensTrainer.given({"seeds": seeds, "variant": config.variant, "run": run}, config=config,

@@ -2,7 +2,7 @@
 protocol (:mod:`simpeval.learning.trainer`), chosen by leave-one-dataset-out over the rated datasets.
 
 Each rated dataset (labels z-scored per dataset) gives examples with its own references
-(:func:`simpeval_lens.loo.rated_examples`). A start is a seed; for every dataset left out, a head is trained
+(:func:`simpeval_lens.data.rated_examples`). A start is a seed; for every dataset left out, a head is trained
 on the others' examples (without the items they share with it) and scores the left-out dataset after each
 epoch, so each (seed, epochs) is a candidate; the shipped head is trained on every dataset with the
 candidate of the best mean left-out r. Imports nothing heavy (the registry reads this class at start-up).
@@ -92,7 +92,7 @@ class LensTrainer(Trainer):
         from simpeval.datadir import resolve_data_dir
         from simpeval.learning.baselines import baseline_scores
         from simpeval.learning.rated import check_trainable, load_rated
-        from simpeval_lens.loo import rated_examples
+        from simpeval_lens.data import rated_examples
 
         check_trainable(self.names)
         if len(set(self.names)) < 2:
@@ -147,7 +147,7 @@ class LensTrainer(Trainer):
         return self.epoch >= self.settings.max_epochs
 
     def predict(self, names):
-        from simpeval_lens.loo import scores
+        from simpeval_lens.training import scores
 
         return {name: scores(self.epochs.model, self.encoded[name]) for name in names}
 

@@ -93,15 +93,22 @@ def batch_loss(model: LensModel, features: Features, rows: torch.Tensor) -> torc
     return loss
 
 
+def scores(model: LensModel, features: Features) -> np.ndarray:
+    """The best-over-references prediction per item, without dropout."""
+    model.eval()
+    with torch.no_grad():
+        grid, mask, _ = predict(model, features)
+        best = max_over_references(grid, mask).numpy()
+    model.train()
+    return best
+
+
 def evaluate(model: LensModel, features: Features) -> tuple[float, float]:
     """``(loss, Pearson r of the max-over-references score with the target)`` without dropout."""
     model.eval()
     with torch.no_grad():
         loss = float(batch_loss(model, features, torch.arange(len(features))))
-        grid, mask, _ = predict(model, features)
-        best = max_over_references(grid, mask).numpy()
-    model.train()
-    return loss, float(np.corrcoef(best, features.target.numpy())[0, 1])
+    return loss, float(np.corrcoef(scores(model, features), features.target.numpy())[0, 1])
 
 
 class Epochs(EpochLoop):

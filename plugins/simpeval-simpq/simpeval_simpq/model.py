@@ -19,9 +19,9 @@ import numpy as np
 from simpeval import UsageError
 from simpeval.cache import write_atomic
 from simpeval_simpq.features import GROUPS, columns
-from simpeval_simpq.trainer import CHECKPOINT_FILE
+from simpeval_simpq.files import CHECKPOINT_FILE
 
-__all__ = ["ASPECTS", "CHECKPOINT_FILE", "Checkpoint", "VARIANTS", "AspectModel", "load", "save", "to_json", "variant_key"]
+__all__ = ["ASPECTS", "Checkpoint", "VARIANTS", "AspectModel", "load", "save", "to_json", "variant_key"]
 
 ASPECTS = ("simplicity", "meaning", "fluency")
 VARIANTS = (("base",), ("base", "cescore"), ("base", "embeddings"), ("base", "cescore", "embeddings"))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import simpeval
 from simpeval_simpq import __version__
+from simpeval_simpq.files import CHECKPOINT_FILE
 
 SHIPPED = "shipped"
 CHECKPOINT = Path(__file__).parent / "checkpoint"
@@ -62,7 +63,7 @@ class Simpq(simpeval.Metric):
     @classmethod
     def locate_model(cls, option_name: str, value: object) -> Path:
         """The coefficients file: the packaged one for ``shipped``, else ``simpq.json`` in the directory given."""
-        return (CHECKPOINT if value == SHIPPED else Path(str(value))) / "simpq.json"
+        return (CHECKPOINT if value == SHIPPED else Path(str(value))) / CHECKPOINT_FILE
 
     def directory(self) -> Path:
         return CHECKPOINT if self.checkpoint == SHIPPED else Path(self.checkpoint)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from simpeval import UsageError
 from simpeval.learning.trainer import Option, Trainer, dataset_names
+from simpeval_simpq.files import CHECKPOINT_FILE
 
 DEFAULT_DATASETS = "simplicity-da,structural-simplicity"
-CHECKPOINT_FILE = "simpq.json"
 
 
 class SimpqTrainer(Trainer):

@@ -8,7 +8,8 @@ modules, each with one job:
 
 - :mod:`.segment`: a text's sentences (lines, then the core's Punkt splitter);
 - :mod:`.encoder`: the frozen encoder and its mean-pooled sentence embeddings;
-- :mod:`.model`: the regression head, its checkpoint files, and prediction;
+- :mod:`.model`: the regression head, its checkpoint files, and its levels of embeddings;
+- :mod:`.inference`: texts' levels from a checkpoint, kept by a run (what the metrics read);
 - :mod:`.corpus`: OneStopEnglish articles and the seeded article split;
 - :mod:`.labels`: SLE's label softening by -FKGL within each level;
 - :mod:`.training`: cached features, the training loop with document-MAE selection,

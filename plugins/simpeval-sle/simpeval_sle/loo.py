@@ -16,7 +16,7 @@ import numpy as np
 
 from simpeval.learning.judge import Judge
 from simpeval_sle.segment import sentences_of
-from simpeval_sle.training import _cached_embeddings, mean_levels
+from simpeval_sle.training import cached_embeddings, mean_levels
 
 
 Texts = dict[str, tuple[list[np.ndarray], list[np.ndarray]]]
@@ -27,7 +27,7 @@ def rated_vectors(judge: Judge, encoder: str, cache_dir: Path | None = None, bat
     texts = [(s.name, kind, text) for s in judge.sets for kind in ("source", "output")
              for text in (s.sources if kind == "source" else s.outputs)]
     split = [sentences_of(text) for _, _, text in texts]
-    vectors = _cached_embeddings(encoder, [s for sentences in split for s in sentences], cache_dir, batch_size)
+    vectors = cached_embeddings(encoder, [s for sentences in split for s in sentences], cache_dir, batch_size)
     bounds = np.cumsum([0, *(len(s) for s in split)])
     result: Texts = {s.name: ([], []) for s in judge.sets}
     for (name, kind, _), a, b in zip(texts, bounds[:-1], bounds[1:]):

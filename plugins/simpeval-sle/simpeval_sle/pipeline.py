@@ -53,7 +53,7 @@ def save_trained(trainer, output: str | Path):
         "version": __version__,
     }
     save_checkpoint(output, config, head)
-    write_atomic(Path(output) / MODEL_CARD, model_card(config))
+    write_atomic(Path(output) / MODEL_CARD, model_card(config, trainer.read))
     return config
 
 
@@ -85,21 +85,19 @@ def test_articles_section(training: dict, baseline: dict) -> str:
         f"| all | {ours['all']:.3f} | {theirs['all']:.3f} |"])
 
 
-def _loo_section(training: dict) -> str:
-    """The leave-one-dataset-out table of the epoch choice, when rated data chose it."""
+def _loo_section(training: dict, read: str) -> str:
+    """The leave-one-dataset-out table of the epoch choice by score ``read``, when rated data chose it."""
     if "leave_one_dataset_out" not in training:
         return ""
-    from simpeval_sle.trainer import SleTrainer
-
-    READ = SleTrainer.read
-    table = loo_table([(READ, folds_from_record(training["leave_one_dataset_out"]))])
+    table = loo_table([(read, folds_from_record(training["leave_one_dataset_out"]))])
     return ("## Leave-one-dataset-out (rated data never trained on)\n"
-            f"Each row: the epoch chosen by the mean r of `{READ}` with simplicity on the other datasets, its r on "
+            f"Each row: the epoch chosen by the mean r of `{read}` with simplicity on the other datasets, its r on "
             "the dataset left out, beside the baselines on the same items.\n\n" + "\n".join(table) + "\n\n")
 
 
-def model_card(config) -> str:
-    """The checkpoint's model card, written from its training record (no number typed by hand)."""
+def model_card(config, read: str) -> str:
+    """The checkpoint's model card, written from its training record (no number typed by hand); ``read``: the score
+    whose r on rated data chose the epoch."""
     t = config.training
     baseline = {"signature": t.get("fkgl_signature", "fkgl"), "document_mae": t["test_document_mae_fkgl_baseline"]}
     sizes = ", ".join(f"{name} {len(articles)}" for name, articles in t["split"].items())
@@ -131,7 +129,7 @@ al. 2024, eq. 1). Used by the metrics `sle`, `sle-delta` and `sledoc` of `simpev
 ## Test articles (scored once, after selection)
 {test_articles_section(t, baseline)}
 
-{_loo_section(t)}## Differs from the paper
+{_loo_section(t, read)}## Differs from the paper
 SLE was trained on Newsela (five levels, 0-4, licensed) with a fine-tuned RoBERTa; this checkpoint
 is trained on OneStopEnglish's three levels with a frozen MiniLM and a small head, so its scale is 0-2
 and its scores are not comparable with published SLE values.

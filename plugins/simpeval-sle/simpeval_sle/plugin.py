@@ -14,6 +14,7 @@ import simpeval
 from simpeval.encoding import check_device
 from simpeval.models import checkpoint_encoder, checkpoint_fingerprint
 from simpeval_sle import __version__
+from simpeval_sle.settings import CONFIG_FILE
 
 SHIPPED = "shipped"
 SHIPPED_DIR = Path(__file__).parent / "checkpoint"
@@ -47,8 +48,6 @@ class _SleBase(simpeval.Metric):
 
     def fingerprint(self, option_name: str, value: object) -> str:
         """The checkpoint directory's name (``shipped`` for the shipped one) and content hash."""
-        from simpeval_sle.model import CONFIG_FILE
-
         option = f"{self.name}:checkpoint"
         encoder = checkpoint_encoder(self.directory, CONFIG_FILE, option)
         return checkpoint_fingerprint(self.directory, encoder, option, label=SHIPPED if value == SHIPPED else None)
@@ -62,7 +61,7 @@ class _SleBase(simpeval.Metric):
 
     def levels(self, texts: Sequence[str]) -> list[float]:
         """Each text's level: the mean of its sentences' SLE (NaN for a text with no sentence)."""
-        from simpeval_sle.model import predictor
+        from simpeval_sle.inference import predictor
 
         return predictor(self.run, str(self.directory), self.device).text_levels(texts, self.batch_size)
 

@@ -1,10 +1,14 @@
-"""The trainer's settings, importable without numpy or torch (the CLI reads its defaults at start-up)."""
+"""The trainer's settings and the checkpoint's file names, importable without numpy or torch (the CLI reads
+them at start-up)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from simpeval.learning.settings import TrainSettings as SharedSettings
+
+CONFIG_FILE = "sle_config.json"
+WEIGHTS_FILE = "model.safetensors"
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from simpeval.learning import DEFAULT_DATASETS as RATED
 from simpeval.learning.trainer import EpochTrainer, Option, encoder_option, epoch_options, rated_option
 from simpeval_sle.encoder import DEFAULT_ENCODER
-from simpeval_sle.settings import TrainSettings
+from simpeval_sle.settings import CONFIG_FILE, WEIGHTS_FILE, TrainSettings
 
 DEFAULTS = TrainSettings()
 
@@ -24,7 +24,7 @@ class SleTrainer(EpochTrainer):
 
     name = "sle"
     read = "sle-delta"  # SLE(output) - SLE(source), the metric the SLE paper evaluates simplifications with
-    checkpoint_files = ("sle_config.json", "model.safetensors")
+    checkpoint_files = (CONFIG_FILE, WEIGHTS_FILE)
     loader = "simpeval_sle.model:load_checkpoint"
     options = (
         encoder_option(DEFAULT_ENCODER),

@@ -42,7 +42,7 @@ def featurize(documents: Sequence[Document], encoder: str, cache_dir: Path | Non
     """Split, embed (cached on disk by encoder and sentences) and FKGL-score every document."""
     split = [sentences_of(d.text) for d in documents]
     flat = [s for sentences in split for s in sentences]
-    vectors = _cached_embeddings(encoder, flat, cache_dir, batch_size)
+    vectors = cached_embeddings(encoder, flat, cache_dir, batch_size)
     grades = sentence_fkgl(flat)
     bounds = np.cumsum([0, *(len(s) for s in split)])
     return Features(
@@ -52,7 +52,8 @@ def featurize(documents: Sequence[Document], encoder: str, cache_dir: Path | Non
     )
 
 
-def _cached_embeddings(encoder: str, sentences: list[str], cache_dir: Path | None, batch_size: int) -> np.ndarray:
+def cached_embeddings(encoder: str, sentences: list[str], cache_dir: Path | None, batch_size: int) -> np.ndarray:
+    """Each sentence's embedding, kept on disk by the encoder's content and the sentences."""
     from simpeval_sle.encoder import resolve_encoder
 
     model = models.content_hash(models.locate(resolve_encoder(encoder), "encoder"))  # by content, never by path

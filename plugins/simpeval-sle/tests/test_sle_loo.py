@@ -13,9 +13,9 @@ from simpeval.cli import cli
 from simpeval.learning import loo
 from simpeval.learning.judge import Judge
 from simpeval.learning.rated import RatedSet, zscore
-from simpeval_sle.model import CONFIG_FILE, load_checkpoint
+from simpeval_sle.model import load_checkpoint
 from simpeval_sle.plugin import SleDelta
-from simpeval_sle.settings import TrainSettings
+from simpeval_sle.settings import CONFIG_FILE, TrainSettings
 
 
 LOOPS: list = []

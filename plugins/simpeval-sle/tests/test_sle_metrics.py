@@ -13,9 +13,10 @@ from sle_testdata import ARTICLES, write_corpus
 from simpeval.cli import cli
 from simpeval.errors import UsageError
 from simpeval.run import Run
-from simpeval_sle.model import CONFIG_FILE, WEIGHTS_FILE, Predictor
+from simpeval_sle.inference import Predictor
 from simpeval_sle.plugin import Sle, SleDelta, SleDoc
 from simpeval_sle.segment import sentences_of
+from simpeval_sle.settings import CONFIG_FILE, WEIGHTS_FILE
 
 
 @pytest.fixture(scope="module")
