@@ -11,6 +11,8 @@ that reproduces a paper brings that paper's settings with it. A preset can
   ``lens-2023`` is NLTK's GLEU, so the score is named ``gleu-nltk``);
 - prepare a dataset's texts before any metric sees them (:attr:`Preset.prepare`), as a paper's
   data loader did.
+
+A run's settings line names its preset, or says that none was used (:func:`metric_settings`).
 """
 
 from __future__ import annotations
@@ -42,3 +44,15 @@ class Preset:
         if self.prepare is not None:
             return self.prepare(dataset, sources, outputs, references)
         return list(sources), list(outputs), None if references is None else [list(r) for r in references]
+
+
+def metric_settings(preset: str | None) -> str:
+    """How a run's metrics were configured, for its settings line: the preset, or none and :func:`metric_defaults`."""
+    return f"preset={preset}" if preset else f"preset=none ({metric_defaults()})"
+
+
+def metric_defaults() -> str:
+    """What the metrics compute without a preset: today's EASSE defaults, with the installed sacrebleu."""
+    from importlib.metadata import version
+
+    return f"today's EASSE defaults, sacrebleu {version('sacrebleu')}"

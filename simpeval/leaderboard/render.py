@@ -192,7 +192,7 @@ def _title(plan: Plan) -> str:
 
 
 def _settings(plan: Plan) -> str:
-    from simpeval.reproduce.pointer import metric_settings
+    from simpeval.presets import metric_settings
 
     split = plan.split or "all items"
     level = f" level={plan.level}" if plan.level != "sentence" else ""

@@ -16,6 +16,7 @@ import math
 from typing import TYPE_CHECKING
 
 from simpeval.jsontext import dumps
+from simpeval.presets import metric_settings
 
 if TYPE_CHECKING:
     from simpeval.metaeval.run import Report
@@ -67,8 +68,6 @@ def _extras(rec, settings) -> dict:
 
 def settings_line(report: Report) -> str:
     """What was correlated with what, and how the metrics were set, in one line."""
-    from simpeval.reproduce.pointer import metric_settings
-
     req = report.request
     scale = "raw" if req.raw or not report.dataset.has_standardized(report.aspect) else "z-scores"
     settings = req.settings

@@ -14,23 +14,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from simpeval.presets import metric_defaults
+
 if TYPE_CHECKING:
     from simpeval.metaeval.run import Report
     from simpeval.registry import Registry
     from simpeval.reproduce.tables import PublishedTable
 
-__all__ = ["metric_settings", "published_line"]
-
-
-def metric_settings(preset: str | None) -> str:
-    """How the run's metrics were configured, for the settings line."""
-    return f"preset={preset}" if preset else f"preset=none ({_defaults()})"
-
-
-def _defaults() -> str:
-    from importlib.metadata import version
-
-    return f"today's EASSE defaults, sacrebleu {version('sacrebleu')}"
+__all__ = ["published_line"]
 
 
 def published_line(report: Report, registry: Registry) -> str:
@@ -74,7 +65,7 @@ def _differences(report: Report, table: PublishedTable) -> list[str]:
     computed = any(not sig.startswith("scores:") for sig in report.signatures.values())
     if computed and (req.preset != table.preset or tuned):
         paper = f"--preset {table.preset}" if table.preset else "the metrics' defaults"
-        here = (f"--preset {req.preset}" if req.preset else f"no preset: {_defaults()}") + \
+        here = (f"--preset {req.preset}" if req.preset else f"no preset: {metric_defaults()}") + \
             (f" with -m {','.join(tuned)}" if tuned else "")
         out.append(f"{paper} (here: {here})")
     settings = req.settings

@@ -2,13 +2,15 @@
 
 LENS's released meta-evaluation code tokenises with ``nltk.word_tokenize`` for its "BLEU"
 (GLEU) and SARI. NLTK's Punkt data cannot be downloaded here, so sentences come from
-:func:`simpeval.text.split_sentences` (the sentences of NLTK's English Punkt, without its data
+:func:`simpeval.sentences.sentence_spans` (the sentences of NLTK's English Punkt, without its data
 files or its slow import); each sentence then goes through ``nltk.tokenize.NLTKWordTokenizer``,
 which needs no data files.
 """
 
 from __future__ import annotations
 
+from simpeval.languages import ENGLISH
+from simpeval.sentences import sentence_spans
 from simpeval.tokenizers.base import BaseTokenizer
 
 
@@ -28,6 +30,5 @@ class NltkWordTokenizer(BaseTokenizer):
         self._impl = NLTKWordTokenizer()
 
     def __call__(self, text: str) -> str:
-        from simpeval.text import split_sentences
-
-        return " ".join(token for sentence in split_sentences(text) for token in self._impl.tokenize(sentence))
+        return " ".join(token for start, end in sentence_spans(text, ENGLISH)
+                        for token in self._impl.tokenize(text[start:end]))
