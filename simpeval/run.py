@@ -24,7 +24,7 @@ Use::
   exceeded; one given without (a loaded model, an encoder object) is kept for the whole
   run, since the run cannot work without it.
 - :attr:`Run.cache`: the on-disk :class:`~simpeval.cache.ScoreCache` or None.
-- :attr:`Run.executor`: where batches are scored (:mod:`simpeval.parallel`) or None (here).
+- :attr:`Run.executor`: where batches are scored (:mod:`simpeval.engine.parallel`) or None (here).
   The run does not close it: whoever opened it (``open_executor``) does.
 
 The memory budget is ``memory_budget_mb`` if given, else ``$SIMPEVAL_MEMORY_BUDGET_MB``,
@@ -168,7 +168,7 @@ class Run:
 
     :param cache: the on-disk score cache, or None for none.
     :param memory_budget_mb: megabytes of kept results (see the module's documentation).
-    :param executor: where batches are scored (a :class:`simpeval.parallel.BatchExecutor`), or None
+    :param executor: where batches are scored (a :class:`simpeval.engine.parallel.BatchExecutor`), or None
         to score them in this process.
     :param store: the statistics store to use (default: a new bounded one).
     """
@@ -229,7 +229,7 @@ class Run:
         self.close()
 
     def __reduce__(self) -> Any:
-        """A run is never shipped to a worker: workers make their own (:mod:`simpeval.parallel`)."""
+        """A run is never shipped to a worker: workers make their own (:mod:`simpeval.engine.parallel`)."""
         raise TypeError("a Run stays in its process; a worker makes its own")
 
 

@@ -4,7 +4,7 @@ memory) and :func:`compare_systems` (several systems, with paired tests).
 Both build a :class:`~simpeval.engine.plan.Plan` and run it with
 :func:`simpeval.engine.execute.execute`, as the command line does: a run's metrics share a
 bounded statistics store, batches are scored here or by an executor of
-:mod:`simpeval.parallel` and put back in input order, finished batches go to the on-disk
+:mod:`simpeval.engine.parallel` and put back in input order, finished batches go to the on-disk
 :class:`~simpeval.cache.ScoreCache` (an interrupted run resumes from them), and corpus scores
 that need global statistics (BLEU, SARI, FKGL) sum per-batch statistics. The names this
 module has always offered (:func:`resolve_metrics`, :class:`MetricRequest`,
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from simpeval.compare import DEFAULT_SEED, Comparison
+from simpeval.engine.compare import DEFAULT_SEED, Comparison
 from simpeval.engine.batches import DEFAULT_BATCH_SIZE, Batch, BatchScores, Task, make_batches, score_batch
 from simpeval.engine.execute import execute
 from simpeval.engine.metrics import (
@@ -34,7 +34,7 @@ from simpeval.engine.sources import MemorySource
 if TYPE_CHECKING:
     from simpeval.allpairs import Settings as AllPairsSettings
     from simpeval.cache import ScoreCache
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
     from simpeval.run import Run
 
 __all__ = [
@@ -68,7 +68,7 @@ def evaluate(
         statistics summed over batches, else the mean of its per-item scores).
     :param cache: where finished batches are stored; None disables caching.
     :param progress: show a progress bar over items x metrics.
-    :param executor: where batches are scored (:mod:`simpeval.parallel`: local processes
+    :param executor: where batches are scored (:mod:`simpeval.engine.parallel`: local processes
         or a Dask cluster); None scores them here, one after the other.
     :param run: the run whose cache, executor, statistics store, models and encodings are
         used (then leave ``cache`` and ``executor`` out: the run has them); default: a new
@@ -110,7 +110,7 @@ def compare_systems(
     :param seed: seeds a fresh generator per (system, metric): every system and metric is
         tested on the same resamples, as sacrebleu does, whatever the order of metrics.
     :param sentence_level: keep per-item scores in each result (needed anyway by a test).
-    :param executor: where batches are scored (``--jobs``, ``--dask``; :mod:`simpeval.parallel`).
+    :param executor: where batches are scored (``--jobs``, ``--dask``; :mod:`simpeval.engine.parallel`).
     :param run: as :func:`evaluate`'s.
     :param all_pairs: the settings of :mod:`simpeval.allpairs` (resamples, AR trials, seed, Holm).
     """

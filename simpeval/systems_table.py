@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from simpeval.tables import column_decimals, format_cell, render
 
 if TYPE_CHECKING:
-    from simpeval.compare import Comparison
+    from simpeval.engine.compare import Comparison
 
 __all__ = ["LEGEND", "REDIRECTED_WIDTH", "TERMINAL_LEGEND", "better_cells", "format_systems"]
 

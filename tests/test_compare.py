@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import simpeval.compare
+import simpeval.engine.compare
 from simpeval import significance
 from simpeval.cli import cli
 from simpeval.allpairs import statistics
@@ -101,7 +101,7 @@ def _annotation_names(tree: ast.Module) -> set[str]:
 
 
 def test_every_name_in_compare_s_annotations_is_defined():
-    tree = ast.parse(Path(simpeval.compare.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(simpeval.engine.compare.__file__).read_text(encoding="utf-8"))
     assert _annotation_names(tree) - _bound_names(tree) == set()
     broken = ast.parse("import numpy as np\ndef f() -> tuple[np.ndarray, sig.Scorer]:\n"
                        "    from simpeval import significance as sig\n")

@@ -170,7 +170,7 @@ def test_the_layer_check_sees_a_type_only_import_of_the_command_line():
 
 
 LIBRARY = ["simpeval.engine", "simpeval.engine.execute", "simpeval.engine.linefiles", "simpeval.engine.sources",
-           "simpeval.engine.results", "simpeval.fileio", "simpeval.parallel", "simpeval.api", "simpeval.runner"]
+           "simpeval.engine.results", "simpeval.fileio", "simpeval.engine.parallel", "simpeval.api", "simpeval.runner"]
 
 
 def test_importing_the_engine_loads_neither_the_command_line_nor_click():

@@ -17,9 +17,9 @@ from simpeval.allpairs import MetricStatistics, Settings, compare_all_pairs
 from simpeval.cache import ScoreCache
 from simpeval.cli import cli
 from simpeval.allpairs import statistics
-from simpeval.compare import resampling_work
+from simpeval.engine.compare import resampling_work
 from simpeval.metrics.bleu import Bleu
-from simpeval.parallel import open_executor
+from simpeval.engine.parallel import open_executor
 from simpeval.registry import load_registry
 from simpeval.runner import compare_systems, resolve_metrics
 
@@ -115,7 +115,7 @@ def test_all_pairs_run_in_the_engine_equal_the_recomputed_statistics(calls):
 def test_the_progress_total_is_what_the_tests_draw():
     requests = _requests()
     comparison = compare_systems(requests, SOURCES, SYSTEMS, REFERENCES, test="bs", n_resamples=40)  # keeps them
-    from simpeval.compare import run_tests
+    from simpeval.engine.compare import run_tests
 
     for test, n in (("bs", 120), ("ar", 250)):
         ticks: list[int] = []

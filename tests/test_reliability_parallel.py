@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import simpeval
-from simpeval import parallel
+from simpeval.engine import parallel
 from simpeval.errors import UsageError
 from simpeval.cli import cli
 from simpeval.testing import require_module

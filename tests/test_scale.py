@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from simpeval.cli import cli
 from simpeval.metrics.base import Metric
-from simpeval.parallel import ProcessExecutor
+from simpeval.engine.parallel import ProcessExecutor
 from simpeval.registry import load_registry
 from simpeval.run import Run
 from simpeval.runner import evaluate, resolve_metrics
@@ -142,7 +142,7 @@ def test_a_failing_batch_is_retried_then_reported_by_its_items():
 
 
 def test_unreachable_scheduler_is_a_one_line_error(files, monkeypatch):
-    monkeypatch.setattr("simpeval.parallel.CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("simpeval.engine.parallel.CONNECT_TIMEOUT", "1s")
     refs = ("--refs", files["ref0"])
     result = CliRunner().invoke(cli, ["evaluate", "--orig", str(files["orig"]), "--sys", str(files["sys"]),
                                       *map(str, refs), "-m", "bleu", "--dask", "tcp://127.0.0.1:9"])
@@ -169,7 +169,7 @@ def test_a_dask_run_does_not_keep_the_texts_of_its_batches(asset):
     Dask's default log length a run kept about a thousand batches per worker in memory."""
     import gc
 
-    from simpeval.parallel import MESSAGE_LOG_LENGTH, DaskExecutor
+    from simpeval.engine.parallel import MESSAGE_LOG_LENGTH, DaskExecutor
     from simpeval.runner import Batch
 
     def live_batches() -> int:

@@ -29,7 +29,7 @@ def run_all_pairs(given) -> None:
     from simpeval.cli.state import registry
     from simpeval.cli.systems import echo_few_items_note, read_systems, resolve_inputs, with_analysis
     from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
-    from simpeval.parallel import open_executor
+    from simpeval.engine.parallel import open_executor
     from simpeval.runner import compare_systems, resolve_metrics
 
     orig, refs, sys_paths, test = resolve_inputs(given.orig_path, given.refs_paths, given.test_set, given.data_dir,

@@ -7,7 +7,7 @@ status 0, or as if the user had pressed Ctrl-C):
 the command ends with exit status 1 (2 stays "fix your input") and one line naming the plugin,
 its distribution and the two remedies (report it, or switch the plugin off). An exception
 raised by simpeval's own code keeps its traceback: it is simpeval's bug to report. Under
-``--jobs`` the worker names the plugin itself (:func:`simpeval.parallel.score_remote`).
+``--jobs`` the worker names the plugin itself (:func:`simpeval.engine.parallel.score_remote`).
 
 A file-system error that is nobody's bug (a full disk, a path too long, no permission) is
 the environment's: one line naming the path and the remedy, exit status 2, whoever's code met it.

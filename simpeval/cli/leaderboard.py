@@ -61,7 +61,7 @@ def leaderboard(metric_specs, no_neural, datasets, correlation, significance, bo
     from simpeval.datadir import resolve_data_dir
     from simpeval.leaderboard import render
     from simpeval.leaderboard.run import Plan, run_leaderboard
-    from simpeval.parallel import open_executor
+    from simpeval.engine.parallel import open_executor
 
     check_writable(output)
     check_writable(html_path, "--html")

@@ -100,7 +100,7 @@ def meta_evaluate(dataset, perturbations, metric_specs, aspect, raw, references,
     from simpeval.metaeval.engine import Settings
     from simpeval.metaeval.report import format_report, provenance
     from simpeval.metaeval.run import Request, run_meta_evaluation
-    from simpeval.parallel import open_executor
+    from simpeval.engine.parallel import open_executor
 
     check_writable(output)
     check_not_an_input(output, score_paths)
@@ -176,7 +176,7 @@ def _pairwise(dataset, metric_specs, score_paths, plots_dir, bootstrap, seed, fm
     from simpeval.datadir import resolve_data_dir
     from simpeval.datasets.dwiki import perturbation_sets
     from simpeval.metaeval.pairrun import DEFAULT_BOOTSTRAP, format_pairs, run_pairs
-    from simpeval.parallel import open_executor
+    from simpeval.engine.parallel import open_executor
 
     if score_paths or plots_dir is not None:
         raise UsageError("--scores and --plots are for rated datasets: drop them for pairs and perturbations")

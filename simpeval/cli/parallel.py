@@ -27,7 +27,7 @@ def _check_jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
 def _check_dask(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
-    from simpeval.parallel import check_dask_address
+    from simpeval.engine.parallel import check_dask_address
 
     return check_dask_address(value)
 

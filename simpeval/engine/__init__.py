@@ -11,6 +11,10 @@ run by :func:`simpeval.engine.execute.execute` in a :class:`~simpeval.run.Run`.
 - :mod:`~simpeval.engine.scoring`: the batch loop: cache (:mod:`simpeval.cache` says what an entry is),
   executor, input order, bounded memory.
 - :mod:`~simpeval.engine.results`: per-item and corpus scores with their signatures.
+- :mod:`~simpeval.engine.parallel`: where batches are scored: here, ``--jobs N`` local processes or a
+  ``--dask`` cluster, with the same numbers.
+- :mod:`~simpeval.engine.compare`: several systems on the same inputs and their paired tests, on the
+  statistics the batches collected.
 - :mod:`~simpeval.engine.execute`: runs a plan.
 
 Nothing is imported here, so ``import simpeval.engine.metrics`` (the command line's start-up) stays light.

@@ -3,7 +3,7 @@
 A :class:`Batch` is a run of consecutive items (sources, outputs, item-major references
 and the per-item fields some metrics read); a :class:`Task` says what one metric computes
 on it. :func:`score_batch` runs every metric on one batch, here or in a worker of
-:mod:`simpeval.parallel`, so every way of running computes the same numbers.
+:mod:`simpeval.engine.parallel`, so every way of running computes the same numbers.
 """
 
 from __future__ import annotations

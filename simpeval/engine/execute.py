@@ -6,7 +6,7 @@ whole and its corpus scores are cached whole; line files are streamed, each batc
 as it is read, and per-item CSV rows are written as soon as their batch is scored, so
 memory stays flat however long the files. A metric whose corpus score needs every item at
 once (a corpus formula without additive statistics) makes line files be read whole first.
-Several systems (or a paired test) make a :class:`~simpeval.compare.Comparison`: each
+Several systems (or a paired test) make a :class:`~simpeval.engine.compare.Comparison`: each
 system scored in the same run (so each model loads once), then tested against the first.
 
 Everything a run keeps (score cache, statistics store, models, executor) belongs to the
@@ -21,7 +21,7 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from simpeval.fileio import StagedOutput
-from simpeval.compare import Comparison, SystemResult, resampling_work, run_tests
+from simpeval.engine.compare import Comparison, SystemResult, resampling_work, run_tests
 from simpeval.cache import CORPUS, EntryInputs, MetricEntries
 from simpeval.engine.metrics import MetricSpecs, has_corpus_statistics, signature_with_nrefs, streamable
 from simpeval.engine.results import EvaluationResult, collect_result, corpus_scores
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from simpeval.engine.metrics import MetricRequest
     from simpeval.engine.plan import Output, Plan, Source
     from simpeval.metrics.base import Metric
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
 
 
 def execute(
@@ -54,7 +54,7 @@ def execute(
     :param run: the run whose cache, store, models and executor are used; None: a new
         ``Run(cache=cache, executor=executor)``, released on return.
     :returns: the :class:`~simpeval.engine.results.EvaluationResult` of one system, or the
-        :class:`~simpeval.compare.Comparison` of several (``plan.compares``).
+        :class:`~simpeval.engine.compare.Comparison` of several (``plan.compares``).
     """
     plan.check()
     if run is None:
@@ -224,8 +224,8 @@ def _staged(output: Output | None) -> Any:
 def run_plan(plan: Plan, *, cache: ScoreCache | None = None, jobs: int = 1, dask: str | None = None
              ) -> EvaluationResult | Comparison:
     """:func:`execute` on ``jobs`` local processes or a Dask cluster (``--jobs``, ``--dask``;
-    :func:`simpeval.parallel.open_executor`), closed on return."""
-    from simpeval.parallel import open_executor
+    :func:`simpeval.engine.parallel.open_executor`), closed on return."""
+    from simpeval.engine.parallel import open_executor
 
     with open_executor(jobs, dask) as executor:
         return execute(plan, cache=cache, executor=executor)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
-from simpeval.compare import DEFAULT_SEED, PAIRED_TESTS
+from simpeval.engine.compare import DEFAULT_SEED, PAIRED_TESTS
 from simpeval.engine.batches import DEFAULT_BATCH_SIZE
 from simpeval.errors import UsageError
 
@@ -43,7 +43,7 @@ class Output:
         (memory stays flat); every other layout is rendered at the end.
     :param render: ``render(result, ids)`` -> the text to write: ``result`` is the
         :class:`~simpeval.engine.results.EvaluationResult` of one system (``ids``: document
-        ids or None) or the :class:`~simpeval.compare.Comparison` of several.
+        ids or None) or the :class:`~simpeval.engine.compare.Comparison` of several.
     :param option: how errors name the output (``-o``; ``output`` for the Python API).
     """
 
@@ -62,7 +62,7 @@ class Plan:
     :param systems: one system, or several to compare; the first is the baseline.
     :param sentence_level: keep (or write) per-item scores.
     :param corpus_level: compute corpus scores.
-    :param compare: return a :class:`~simpeval.compare.Comparison` (default: with several
+    :param compare: return a :class:`~simpeval.engine.compare.Comparison` (default: with several
         systems or a paired test).
     :param test: ``"bs"`` (paired bootstrap, 1,000 resamples), ``"ar"`` (approximate
         randomization, 10,000 trials) or None: each system against the first. ``"bs"`` with one

@@ -2,7 +2,7 @@
 
 Each batch is looked up in the score cache (its sentence scores and its corpus
 statistics), what is missing is scored here or by the run's executor
-(:mod:`simpeval.parallel`), finished batches are written to the cache at once (a rerun
+(:mod:`simpeval.engine.parallel`), finished batches are written to the cache at once (a rerun
 after an interruption resumes from them), and batches come out in input order however the
 executor finished them. Only a group of batches is in flight at a time (one when scoring
 here, a few per worker otherwise), so the texts in memory do not grow with the input.
@@ -23,7 +23,7 @@ from simpeval.cache import ITEM_STATISTICS, SENTENCE, STATISTICS, EntryInputs, M
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.metrics.base import Metric
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
 
 BATCHES_PER_WORKER = 4
 """Batches in flight per worker: enough to keep every worker busy, few enough to keep memory flat."""

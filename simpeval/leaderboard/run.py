@@ -37,7 +37,7 @@ from simpeval.leaderboard.overlap import Items, Overlap, overlaps
 
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 #: the dataset kinds with a human score per item to correlate (pairwise ones have only preferences)

@@ -19,7 +19,7 @@ from simpeval.languages import ENGLISH
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.datasets.base import Dataset
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 # The metrics simpeval computes for Table 3 of Alva-Manchego et al. (2021), all on CPU.

@@ -255,7 +255,7 @@ def meta_evaluate(
         test draw from a new generator started from it, so a metric's interval depends only on its own
         scores, the ratings and the seed, never on which other metrics share the run or their order;
         metrics scored on the same items are resampled alike (a paired bootstrap, as
-        :func:`simpeval.compare.run_tests` does for systems).
+        :func:`simpeval.engine.compare.run_tests` does for systems).
     :param human: per-item human score (nan = missing).
     :param scores: metric name -> per-item scores (nan = missing).
     :param groups: per-item source id (required for ``wmt-kendall``); for ``lens-kendall``, the

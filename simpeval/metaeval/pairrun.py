@@ -20,7 +20,7 @@ from simpeval.metaeval.pairwise import pair_agreement
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.datasets.pairwise import PairwiseDataset
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 DEFAULT_BOOTSTRAP = 1000

@@ -21,7 +21,7 @@ from simpeval.progress import progress_bar
 if TYPE_CHECKING:
     from simpeval.cache import ScoreCache
     from simpeval.datasets.base import Dataset
-    from simpeval.parallel import BatchExecutor
+    from simpeval.engine.parallel import BatchExecutor
     from simpeval.registry import Registry
 
 
@@ -46,7 +46,7 @@ class Request:
     seed: int = 0
     cache: ScoreCache | None = None
     progress: bool = False  # progress bars (scoring, resampling) on standard error
-    executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.parallel); None: serial
+    executor: BatchExecutor | None = None  # --jobs / --dask (simpeval.engine.parallel); None: serial
     item_split: str | None = None  # only the items of this declared split (Dataset.item_splits), e.g. "test";
     # None: the dataset's default_split (ReadMe++: test), else every item
 
