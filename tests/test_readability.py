@@ -203,6 +203,46 @@ def test_packed_counts_of_many_texts_are_each_texts_counts_word_by_word(lang, te
     assert readability.syllables("Wörterbuch", lang) == readability.text_counts("Wörterbuch", lang).syllables
 
 
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_token_rows_give_the_counts_word_by_word_one_text_or_many_and_across_calls(lang, texts, monkeypatch):
+    """_HyphenatedSyllables.text_totals (the texts' whitespace tokens interned, a row of counts per token,
+    each text's counts summed from its tokens' rows) gives the counts of words() made word by word: on a
+    text at a time and on all at once, with the token table kept between calls and emptied past its
+    bound (made small here), with tokens of punctuation alone, underscores, case, and a text holding a
+    lone NUL (the separator the texts are joined with)."""
+    import pyphen
+
+    monkeypatch.setattr(readability, "_SYLLABLE_WORDS", 50)
+    hyphenator = pyphen.Pyphen(lang=pyphen.language_fallback(lang))
+    sample = [*texts[lang][:40], "", "a \x00 b", "\x00", "Wort\x00 \x00Wort", "_ __ a_b — «Wort» 3,5 ... x.",
+              "ÉCOLE école École İstanbul ΣΊΣΥΦΟΣ Straße STRASSE"]
+
+    def expected(text: str) -> list[int]:
+        found = readability.words(text)
+        per_word = [len(hyphenator.positions(w.lower())) + 1 for w in found]
+        return [len(found), sum(map(len, found)), sum(per_word), sum(len(w) > 6 for w in found),
+                per_word.count(1), sum(c >= 3 for c in per_word)]
+
+    table = readability._syllable_table(lang)
+    readability.clear_syllable_caches()
+    assert [table.text_totals([text]).tolist()[0] for text in sample] == list(map(expected, sample))
+    assert table.text_totals(sample).tolist() == list(map(expected, sample))
+    readability.clear_syllable_caches()
+    assert table.text_totals(sample).tolist() == list(map(expected, sample))
+    assert table.text_totals([]).tolist() == []
+
+
+def test_a_lowercase_word_is_its_own_lower_case():
+    """The token counts look a word that str.islower() up in pyphen's memo as it is, not lower-cased: every
+    character that is neither upper nor title case is its own lower case (so a word with no upper or
+    title case character, which islower() is, is too; the one context rule, final sigma, is for an
+    upper-case sigma)."""
+    import sys
+
+    assert [hex(code) for code in range(sys.maxunicode + 1)
+            if not chr(code).isupper() and not chr(code).istitle() and chr(code).lower() != chr(code)] == []
+
+
 def test_words_of_arabic_text_are_its_arabic_words_without_marks():
     """The words lix and rix count in Arabic are counted with Osman's (arabic_totals: one tokenisation,
     shared in the store), as Osman's words without their marks: the same counts as words() gives."""

@@ -36,12 +36,14 @@ from __future__ import annotations
 import math
 import re
 from bisect import bisect_left, bisect_right
-from itertools import compress, repeat
+from itertools import chain, compress, count, islice, repeat
 from operator import add, mul, not_, sub
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
+
+import numpy as np
 
 import simpeval
 from simpeval.languages import ENGLISH
@@ -106,18 +108,31 @@ class _HyphenatedSyllables:
     its words, in C (:meth:`total`). Counted on first sight, for a text's new words at once, with
     built-ins over the list of them rather than a Python call per word. Bounded by the vocabulary
     (most words of a text are frequent ones), as EASSE's cache: emptied when it would pass
-    :data:`_SYLLABLE_WORDS` words."""
+    :data:`_SYLLABLE_WORDS` words.
+
+    Texts (:func:`text_counts_many`) are counted from their whitespace tokens instead (:meth:`text_totals`),
+    each token given a row of the counts of the word it holds (zeros: a token of punctuation alone, no
+    word): ``str.split`` of the texts and one dictionary operation per token, where :func:`words` would
+    first run a regular expression over every text; the punctuation is removed once per new token
+    instead, for all of them together. The two give the same words, since removing punctuation from a
+    text never joins or splits its whitespace tokens (``re``'s ``\\s`` and ``str.split`` both take
+    Python's ``str.isspace``). Measured on the 1,756 Russian texts of benchmarks/readability_textstat.py,
+    ``words`` alone cost as much as the split and the token lookups together, and the packed big ints'
+    sums per text more than the numpy running sums of all texts."""
 
     def __init__(self, lang: str) -> None:
         self.codes: dict[str, int] = {}  # a plain dict: read in C, and set differences are made in C
+        self.token_ids: dict[str, int] = {}  # whitespace token -> its row in ``rows``
+        self.rows, self.token_rows = np.zeros((0, _TOKEN_COLUMNS), dtype=np.int64), 0
         hyphenator = _hyphenator(lang)
         # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
         # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
         self.points, self.left, self.right = hyphenator.hd.positions, hyphenator.left, hyphenator.right
+        self.highest = _HighestPoints(self.left, self.right)
         # HyphDict.positions(word) is its memo of the points of each lower-cased word seen (shared by every
         # user of the dictionary in the process, textstat included), else the points it computes
         memo = getattr(hyphenator.hd, "cache", None)
-        self.memoised = memo.get if isinstance(memo, dict) else lambda word: None
+        self.memo = memo if isinstance(memo, dict) else {}
 
     def __getitem__(self, word: str) -> int:
         return self.of([word])[0]
@@ -142,21 +157,120 @@ class _HyphenatedSyllables:
         if new:
             self._count(list(new))
 
+    def text_totals(self, texts: Sequence[str]) -> np.ndarray:
+        """Each text's six counts (words, letters, syllables, long words, words of one and of three or more
+        syllables), one row per text, from its whitespace tokens (``str.split``).
+
+        Every token of the texts is interned in one pass at C speed (each text's tokens followed by a lone
+        NUL, as :class:`simpeval.token_rows.TextRows` does), the new ones counted together
+        (:meth:`_token_counts`) into a table of small ints, one row per token (a row of zeros for
+        punctuation alone), and each text's counts are differences of the running sums of its tokens'
+        rows: no Python step per token or per text."""
+        if not texts:
+            return np.zeros((0, _TOKEN_COLUMNS), dtype=np.int64)
+        ids, known = self.token_ids, len(self.token_ids)
+        if known > _SYLLABLE_WORDS:  # bounded as the words' codes are
+            self.clear_tokens()
+            known = 0
+        flat = " \x00 ".join([*texts, ""]).split()
+        found = np.fromiter(map(ids.setdefault, flat, count(known)), dtype=np.int64, count=len(flat))
+        new = list(islice(ids, known, None))
+        if new:  # each new token's id was its first position (from ``known`` up): numbered in order instead
+            first = np.fromiter(islice(ids.values(), known, None), dtype=np.int64, count=len(new))
+            ids.update(zip(new, range(known, known + len(new))))
+            numbered = np.empty(len(flat), dtype=np.int64)
+            numbered[first - known] = np.arange(known, known + len(new))
+            later = found >= known
+            found[later] = numbered[found[later] - known]
+            self._add_rows(self._token_counts(new))
+        ends = np.flatnonzero(found == ids["\x00"])
+        if len(ends) == len(texts):  # each text's tokens and its NUL (a row of zeros)
+            offsets = np.concatenate(([0], ends + 1))
+        else:  # a text has a lone NUL of its own: each text's tokens apart
+            found = np.fromiter(map(ids.__getitem__, chain.from_iterable(map(str.split, texts))), dtype=np.int64)
+            offsets = np.concatenate(([0], np.cumsum([len(text.split()) for text in texts])))
+        running = np.zeros((len(found) + 1, _TOKEN_COLUMNS), dtype=np.int64)
+        np.cumsum(self.rows[found], axis=0, out=running[1:])
+        return np.diff(running[offsets], axis=0)
+
+    def _token_counts(self, tokens: list[str]) -> np.ndarray:
+        """The counts of the word of each token (a row per token, :meth:`text_totals`), with built-ins over
+        the list of them and numpy over the counts rather than a Python call per token."""
+        found = list(tokens)
+        # punctuation removed from the tokens that have some (a token of letters and digits has none: re's
+        # \\w is str.isalnum and the underscore), together (a token holds no line break)
+        marked = list(compress(range(len(tokens)), map(not_, map(str.isalnum, tokens))))
+        if marked:
+            bare = _NOT_WORD.sub("", "\n".join(map(tokens.__getitem__, marked)).replace("_", "")).split("\n")
+            for index, word in zip(marked, bare):
+                found[index] = word
+        letters = np.fromiter(map(len, found), dtype=np.int64, count=len(found))
+        words_ = letters > 0
+        present = list(compress(found, found))
+        # lower-cased: a word of lowercase letters and uncased characters (most) is its own lower case (true
+        # of every code point, tested), so it is looked up as it is, with the hash interning gave it
+        lowered = list(present)
+        cased = list(compress(range(len(present)), map(not_, map(str.islower, present))))
+        for index, word in zip(cased, map(str.lower, map(present.__getitem__, cased))):
+            lowered[index] = word
+        syllables = np.zeros(len(found), dtype=np.int64)
+        syllables[words_] = np.fromiter(self._inside(lowered), dtype=np.int64, count=len(present)) + 1
+        return np.stack([words_, letters, syllables, letters > _LONG_WORD, syllables == 1, syllables >= 3], axis=1)
+
+    def _add_rows(self, rows: np.ndarray) -> None:
+        """Append token rows to :attr:`rows` (its capacity doubled when full)."""
+        size = self.token_rows + len(rows)
+        if size > len(self.rows):
+            grown = np.zeros((max(size, 2 * len(self.rows)), _TOKEN_COLUMNS), dtype=np.int64)
+            grown[:self.token_rows] = self.rows[:self.token_rows]
+            self.rows = grown
+        self.rows[self.token_rows:size] = rows
+        self.token_rows = size
+
+    def clear_tokens(self) -> None:
+        self.token_ids.clear()
+        self.token_rows = 0
+
     def _count(self, new: list[str]) -> None:
         if len(self.codes) + len(new) > _SYLLABLE_WORDS:
             self.codes.clear()
-        lowered = list(map(str.lower, new))
-        points = list(map(self.memoised, lowered))  # lower-cased twice by positions(): the same word
-        if None in points:
-            points = [found if found is not None else self.points(word) for found, word in zip(points, lowered)]
-        inside = map(sub, map(bisect_right, points, map(sub, map(len, lowered), repeat(self.right))),
-                     map(bisect_left, points, repeat(self.left)))
-        # none inside when the word is shorter than left + right
-        syllables = map(_SYLLABLE_CODES.__getitem__, map(max, inside, repeat(0)))
-        self.codes.update(zip(new, map(add, map(_LENGTH_CODES.__getitem__, map(len, new)), syllables)))
+        self.codes.update(zip(new, self._codes(new)))
+
+    def _codes(self, new: list[str]) -> Iterator[int]:
+        """The packed counts of each word of ``new``, with built-ins over the list (a Python call per
+        word would cost more than the counting)."""
+        syllables = map(_SYLLABLE_CODES.__getitem__, self._inside(list(map(str.lower, new))))
+        return map(add, map(_LENGTH_CODES.__getitem__, map(len, new)), syllables)
+
+    def _inside(self, lowered: list[str]) -> Iterator[int]:
+        """The hyphenation points pyphen keeps inside each lower-cased word of ``lowered`` (its syllables
+        less one), with built-ins over the list."""
+        try:  # the memo's points (HyphDict.positions lower-cases again: the same word)
+            points = list(map(self.memo.__getitem__, lowered))
+        except KeyError:  # a word no user of the dictionary has hyphenated yet
+            points = list(map(self.points, lowered))
+        # at most the highest (_HighestPoints) less those below ``left``
+        return map(sub, map(bisect_right, points, map(self.highest.__getitem__, map(len, lowered))),
+                   map(bisect_left, points, repeat(self.left)))
 
     def clear(self) -> None:
         self.codes.clear()
+        self.clear_tokens()
+
+
+class _HighestPoints(dict):
+    """Letters of a lower-cased word -> the highest hyphenation point pyphen keeps in it, ``len(word) -
+    right``, but never below ``left - 1``: a word shorter than ``left + right`` keeps none, and with
+    this bound counting the points up to it less those below ``left`` gives 0 there without a ``max``
+    per word."""
+
+    def __init__(self, left: int, right: int) -> None:
+        super().__init__()
+        self.left, self.right = left, right
+
+    def __missing__(self, length: int) -> int:
+        highest = self[length] = max(length - self.right, self.left - 1)
+        return highest
 
 
 # A word's counts packed in one int, _FIELD bits each (the first the lowest), so that a text's counts
@@ -168,6 +282,9 @@ _F1, _F2, _F3, _F4, _F5, _F6 = (_FIELD * index for index in range(1, 7))  # wher
 
 def _unpacked(total: int, fields: int) -> list[int]:
     return [(total >> (_FIELD * index)) & _FIELD_MASK for index in range(fields)]
+
+
+_TOKEN_COLUMNS = 6  # a token's counts in _HyphenatedSyllables.rows: words, letters, syllables, long, 1, 3+ syllables
 
 
 class _LengthCodes(dict):
@@ -253,20 +370,27 @@ def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsSto
     arabic = [index for index, (_, lang, with_syllables) in enumerate(args_list) if lang == "ar" and not with_syllables]
     for index, totals in zip(arabic, arabic_totals_many([args_list[index][:1] for index in arabic], store=store)):
         out[index] = TextCounts(totals[7], totals[0], 0, totals[5], totals[6], 0, 0)
+    # languages with a hyphenation dictionary (most calls): every text's counts from its tokens' packed
+    # counts (_HyphenatedSyllables.token_totals), with built-ins over the texts rather than a loop per text
+    hyphenated: dict[str, list[int]] = {}
+    for index, (_, lang, with_syllables) in enumerate(args_list):
+        if out[index] is None and with_syllables and lang != ENGLISH:
+            hyphenated.setdefault(lang, []).append(index)
+    for lang, indices in hyphenated.items():
+        table = _syllable_table(lang)
+        for chunk in _batched(indices):
+            texts = [args_list[index][0] for index in chunk]
+            found, letters, syllables_, long_words, monosyllables, polysyllables = table.text_totals(texts).T.tolist()
+            # one text_counts per text in a store: its sentences are not stored apart
+            sentences = [_sentences(text, lang) if words_ else 0 for text, words_ in zip(texts, found)]
+            for index, counts in zip(chunk, map(TextCounts, sentences, found, syllables_, letters, long_words,
+                                                monosyllables, polysyllables)):
+                out[index] = counts
     for chunk in _batched([index for index, counts in enumerate(out) if counts is None]):
-        found = [words(args_list[index][0]) for index in chunk]
-        tables = {lang: _syllable_table(lang) for _, lang, with_syllables in map(args_list.__getitem__, chunk)
-                  if with_syllables and lang != ENGLISH}
-        for lang, table in tables.items():
-            table.add([words_ for words_, index in zip(found, chunk) if args_list[index][1:] == (lang, True)])
-        for words_, index in zip(found, chunk):
+        for index in chunk:
             text, lang, with_syllables = args_list[index]
-            sentences = _sentences(text, lang) if words_ else 0  # one text_counts per text in a store: not stored
-            if with_syllables and lang != ENGLISH:  # one sum of the words' packed counts
-                found_, letters, syllables_, long_words, monosyllables, polysyllables = _unpacked(
-                    tables[lang].total(words_), 6)
-                out[index] = TextCounts(sentences, found_, syllables_, letters, long_words, monosyllables, polysyllables)
-                continue
+            words_ = words(text)
+            sentences = _sentences(text, lang) if words_ else 0
             lengths = list(map(len, words_))  # counted with built-ins, not a Python loop
             per_word = _syllable_counts(lang)(words_) if with_syllables else []
             few = per_word.count(0) + per_word.count(1) + per_word.count(2)
@@ -529,6 +653,9 @@ class _OsmanWords(_HyphenatedSyllables):
     def __init__(self, vocalised: bool) -> None:  # noqa: D107 - no dictionary to load
         self.codes: dict[str, int] = {}
         self.vocalised = vocalised
+
+    def clear(self) -> None:
+        self.codes.clear()
 
     def of(self, found: Sequence[str]) -> list[tuple[int, int, int, int]]:
         """The (syllables, long, complex, faseeh) counts of each word of ``found``."""
