@@ -14,7 +14,8 @@ import numpy as np
 
 from simpeval.metrics.bleu import bleu_stats
 from simpeval.metrics.sari import sari_stats
-from simpeval.ngram_table import NgramTable, clipped_matches, sari_counts
+from simpeval import ngram_table
+from simpeval.ngram_table import NgramTable, _ranks, clipped_matches, sari_counts
 from simpeval.store import StatsStore, stored_many
 
 ORDER = 4
@@ -99,6 +100,25 @@ def test_a_table_lowering_cased_rows_counts_as_the_lowered_tokens() -> None:
         for got, expected in zip(clipped_matches(NgramTable(texts, ORDER, lowered), outputs, ref_items, ref_rows, ORDER),
                                  clipped_matches(NgramTable(as_counted, ORDER), outputs, ref_items, ref_rows, ORDER)):
             assert np.array_equal(got, expected)
+
+
+def test_ranked_codes_count_as_the_codes(monkeypatch) -> None:
+    """Codes ranked at every order (a code space of 8) give the counts of the definition."""
+    monkeypatch.setattr(ngram_table, "_CODE_SPACE", 8)
+    test_clipped_matches_equal_the_definition()
+    test_sari_counts_equal_the_definition()
+
+
+def test_ranks_number_the_distinct_codes_in_order() -> None:
+    """Sorted packed with their positions (codes of up to 53 bits here) or by ``np.unique`` (wider)."""
+    rng = np.random.default_rng(0)
+    for size in (50, 1 << 40, 1 << 53, 1 << 54, 1 << 62):
+        codes = rng.integers(0, size, 1000, dtype=np.int64)[rng.integers(0, 1000, 1000)]  # with repeats
+        distinct, expected = np.unique(codes, return_inverse=True)
+        ranks, number = _ranks(codes, size)
+        assert np.array_equal(ranks, expected) and number == len(distinct)
+    ranks, number = _ranks(np.zeros(0, dtype=np.int64), 10)
+    assert len(ranks) == 0 and number == 1
 
 
 def test_batch_statistics_are_kept_per_item_and_computed_once() -> None:
