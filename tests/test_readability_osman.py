@@ -135,14 +135,16 @@ def test_corpus_score_pools_the_counts(texts):
 
 
 def test_packed_osman_counts_of_many_texts_are_the_counts_word_by_word(texts):
-    """osman_counts_many (the new words of many texts counted together, a text's counts one sum of its
-    words' packed counts) gives Osman's counts made word by word (arabic_syllables, letters, complex
-    and faseeh words), vocalised texts included."""
+    """osman_counts_many (the new words of many texts counted together, a text's counts the sum of its
+    tokens' rows, a vocalised text's one sum of its words' packed counts) gives Osman's counts made word
+    by word (arabic_syllables, letters, complex and faseeh words), vocalised texts, tokens of marks or
+    punctuation alone, underscores, tatweel and lone NULs (the texts' separator) included."""
     from simpeval.metrics import readability
     from simpeval.sentences import sentence_spans
 
     vocalised = "ذَهَبَ الوَلَدُ إِلَى المَدْرَسَةِ. وَكَتَبُوا الدَّرْسَ"
-    sample = [*texts, vocalised, "", "ً ّ", "بيت 12", "المستشفيات والمؤسسات يكتبون"]
+    sample = [*texts, vocalised, "", "ً ّ", "بيت 12", "المستشفيات والمؤسسات يكتبون",
+              "كتب_الولد _ ـ «المدرسة» ، ً. \x00 ؟ مكتبــة", "بيت \x00", "\x00بيت ."]
     readability.clear_syllable_caches()
     for text, counts in zip(sample, readability.osman_counts_many([(text,) for text in sample])):
         found = arabic_words(text)

@@ -122,8 +122,7 @@ class _HyphenatedSyllables:
 
     def __init__(self, lang: str) -> None:
         self.codes: dict[str, int] = {}  # a plain dict: read in C, and set differences are made in C
-        self.token_ids: dict[str, int] = {}  # whitespace token -> its row in ``rows``
-        self.rows, self.token_rows = np.zeros((0, _TOKEN_COLUMNS), dtype=np.int64), 0
+        self._no_tokens(6)  # words, letters, syllables, long words, words of one and of three or more syllables
         hyphenator = _hyphenator(lang)
         # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
         # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
@@ -157,9 +156,13 @@ class _HyphenatedSyllables:
         if new:
             self._count(list(new))
 
+    def _no_tokens(self, columns: int) -> None:
+        self.token_ids: dict[str, int] = {}  # whitespace token -> its row in ``rows``
+        self.rows, self.token_rows = np.zeros((0, columns), dtype=np.int64), 0
+
     def text_totals(self, texts: Sequence[str]) -> np.ndarray:
-        """Each text's six counts (words, letters, syllables, long words, words of one and of three or more
-        syllables), one row per text, from its whitespace tokens (``str.split``).
+        """Each text's counts, one row per text, from its whitespace tokens (``str.split``): here its six
+        counts (words, letters, syllables, long words, words of one and of three or more syllables).
 
         Every token of the texts is interned in one pass at C speed (each text's tokens followed by a lone
         NUL, as :class:`simpeval.token_rows.TextRows` does), the new ones counted together
@@ -167,7 +170,7 @@ class _HyphenatedSyllables:
         punctuation alone), and each text's counts are differences of the running sums of its tokens'
         rows: no Python step per token or per text."""
         if not texts:
-            return np.zeros((0, _TOKEN_COLUMNS), dtype=np.int64)
+            return self.rows[:0]
         ids, known = self.token_ids, len(self.token_ids)
         if known > _SYLLABLE_WORDS:  # bounded as the words' codes are
             self.clear_tokens()
@@ -189,7 +192,7 @@ class _HyphenatedSyllables:
         else:  # a text has a lone NUL of its own: each text's tokens apart
             found = np.fromiter(map(ids.__getitem__, chain.from_iterable(map(str.split, texts))), dtype=np.int64)
             offsets = np.concatenate(([0], np.cumsum([len(text.split()) for text in texts])))
-        running = np.zeros((len(found) + 1, _TOKEN_COLUMNS), dtype=np.int64)
+        running = np.zeros((len(found) + 1, self.rows.shape[1]), dtype=np.int64)
         np.cumsum(self.rows[found], axis=0, out=running[1:])
         return np.diff(running[offsets], axis=0)
 
@@ -221,7 +224,7 @@ class _HyphenatedSyllables:
         """Append token rows to :attr:`rows` (its capacity doubled when full)."""
         size = self.token_rows + len(rows)
         if size > len(self.rows):
-            grown = np.zeros((max(size, 2 * len(self.rows)), _TOKEN_COLUMNS), dtype=np.int64)
+            grown = np.zeros((max(size, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.int64)
             grown[:self.token_rows] = self.rows[:self.token_rows]
             self.rows = grown
         self.rows[self.token_rows:size] = rows
@@ -284,7 +287,6 @@ def _unpacked(total: int, fields: int) -> list[int]:
     return [(total >> (_FIELD * index)) & _FIELD_MASK for index in range(fields)]
 
 
-_TOKEN_COLUMNS = 6  # a token's counts in _HyphenatedSyllables.rows: words, letters, syllables, long, 1, 3+ syllables
 
 
 class _LengthCodes(dict):
@@ -628,13 +630,15 @@ def _arabic_totals_many(args_list: list[tuple[str]], *, store: StatsStore | None
     out = []
     for chunk in _batched(args_list):
         texts = [text for text, in chunk]
-        found = list(map(arabic_words, texts))
-        # vocalised: a short vowel on half the words at least, so at least half as many short vowels as words
-        tables = [_VOCALISED_WORDS if words_ and 2 * sum(map(text.count, _SHORT_VOWELS)) >= len(words_)
-                  and is_vocalised(words_) else _UNVOCALISED_WORDS for text, words_ in zip(texts, found)]
-        _UNVOCALISED_WORDS.add([words_ for words_, table in zip(found, tables) if table is _UNVOCALISED_WORDS])
-        out += [(*_unpacked(table.total(words_), 7), _sentences(text, "ar") if words_ else 0)
-                for text, words_, table in zip(texts, found, tables)]
+        # every text's counts from its tokens' rows as if unvocalised (most are: _OsmanWords.text_totals)
+        totals = _UNVOCALISED_WORDS.text_totals(texts).tolist()
+        for index, text in enumerate(texts):
+            # vocalised: a short vowel on half the words at least, so at least half as many short vowels as words
+            if totals[index][0] and 2 * sum(map(text.count, _SHORT_VOWELS)) >= totals[index][0]:
+                found = arabic_words(text)
+                if is_vocalised(found):
+                    totals[index] = _unpacked(_VOCALISED_WORDS.total(found), 7)
+        out += [(*counts, _sentences(text, "ar") if counts[0] else 0) for text, counts in zip(texts, totals)]
     return out
 
 
@@ -653,9 +657,8 @@ class _OsmanWords(_HyphenatedSyllables):
     def __init__(self, vocalised: bool) -> None:  # noqa: D107 - no dictionary to load
         self.codes: dict[str, int] = {}
         self.vocalised = vocalised
-
-    def clear(self) -> None:
-        self.codes.clear()
+        # words, syllables, long, complex, faseeh words, letters without marks, more than six of them
+        self._no_tokens(7)
 
     def of(self, found: Sequence[str]) -> list[tuple[int, int, int, int]]:
         """The (syllables, long, complex, faseeh) counts of each word of ``found``."""
@@ -665,6 +668,15 @@ class _OsmanWords(_HyphenatedSyllables):
     def _count(self, new: list[str]) -> None:
         if len(self.codes) + len(new) > _SYLLABLE_WORDS:
             self.codes.clear()
+        syllables, long, faseeh, letters = self._fields(new)
+        # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
+        keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
+        self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys),
+                                       map(_PLAIN_CODES.__getitem__, letters))))
+
+    def _fields(self, new: list[str]) -> tuple[list[int], list[bool], list[bool], list[int]]:
+        """Of each word of ``new``: its syllables, whether it is long and faseeh, and its letters without
+        its marks, with built-ins over the list of them."""
         # each word without its marks (its letters in words()), then without tatweel too (_bare), in one pass
         # over them all (a word has no line break: it is a whitespace token)
         plain = _ARABIC_MARKS.sub("", "\n".join(new))
@@ -680,10 +692,32 @@ class _OsmanWords(_HyphenatedSyllables):
         for index in compress(range(len(new)), map((5).__lt__, syllables)):
             word = bare[index]
             faseeh[index] = not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS)
-        # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
-        keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
-        letters = map(_PLAIN_CODES.__getitem__, map(len, plain.split("\n")))
-        self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys), letters)))
+        return syllables, long, faseeh, list(map(len, plain.split("\n")))
+
+    def _token_counts(self, tokens: list[str]) -> np.ndarray:
+        """The counts of the word of each token (:meth:`text_totals`): :func:`arabic_words` of the token,
+        punctuation removed (from the tokens that have some, together), and a word if a letter or digit
+        is left (not marks alone)."""
+        found = list(tokens)
+        marked = list(compress(range(len(tokens)), map(not_, map(str.isalnum, tokens))))
+        if marked:
+            bare = _NOT_ARABIC_WORD.sub("", "\n".join(map(tokens.__getitem__, marked)).replace("_", "")).split("\n")
+            for index, word in zip(marked, bare):
+                found[index] = word
+        # what is left of a token but marks is letters and digits (\\w but the underscore)
+        words_ = np.fromiter(map(len, _ARABIC_MARKS.sub("", "\n".join(found)).split("\n")), dtype=np.int64,
+                             count=len(found)) > 0
+        present = list(compress(found, words_))
+        rows = np.zeros((len(found), 7), dtype=np.int64)
+        if present:
+            syllables, long, faseeh, letters = (np.array(column, dtype=np.int64) for column in self._fields(present))
+            rows[words_] = np.stack([np.ones(len(present), dtype=np.int64), syllables, long, syllables > 5, faseeh,
+                                     letters, letters > _LONG_WORD], axis=1)
+        return rows
+
+    def clear(self) -> None:
+        self.codes.clear()
+        self.clear_tokens()
 
 
 def _counted(words_: list[str], test: Callable[[str], bool]) -> list[int]:
