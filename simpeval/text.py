@@ -42,10 +42,9 @@ def tokenized(
     spaces: what the run's store keeps per text (one string, which Python's cyclic garbage collector
     never walks, where it walks every token of a tuple). :func:`tokenize` splits it.
 
-    Lower-cased 13a tokens are the cased tokens lower-cased when that is provably the same: for
-    ASCII text (case mapping is then per character) with no ``&`` or ``<`` (13a replaces entities
-    and ``<skipped>``, which lower-casing could create). Metrics that need both (BLEU cased, SARI
-    lower-cased) then run the tokenizer once per text.
+    Lower-cased 13a tokens are the cased tokens lower-cased when that is provably the same
+    (:func:`lowercased_13a_is_cased_lowered`). Metrics that need both (BLEU cased, SARI lower-cased)
+    then run the tokenizer once per text.
     """
     if lowercase:
         if tokenizer == "13a" and lowercased_13a_is_cased_lowered(text):
@@ -65,16 +64,22 @@ def tokenize(
 
 def lowercased_13a_is_cased_lowered(text: str) -> bool:
     """Whether the 13a tokens of ``text`` lower-cased are its cased 13a tokens, each lower-cased
-    (:func:`tokenize`): ASCII text with no ``&`` or ``<``."""
-    return text.isascii() and "&" not in text and "<" not in text
+    (:func:`tokenize`): text with no ``&``, ``<`` or capital sigma.
+
+    13a's rules read ASCII symbols, digits, periods, commas, dashes and whitespace, and the letters of
+    entities and of ``<skipped>`` (which lower-casing could create: hence no ``&`` or ``<``). Lower-casing
+    maps a character to letters and combining marks only (``İ`` to ``i̇``), each character on its own
+    but for the capital sigma, whose lower case depends on what follows it, which 13a may change
+    (``ΑΣ.Β``); ``tests/test_metric_text.py`` checks every character Python lower-cases."""
+    return "&" not in text and "<" not in text and "\u03a3" not in text
 
 
 def lowercased_13a_are_cased_lowered(texts: Sequence[str]) -> list[bool]:
     """:func:`lowercased_13a_is_cased_lowered` of each text; one check of them all joined when all are."""
     if lowercased_13a_is_cased_lowered("".join(texts)):
         return [True] * len(texts)
-    return [ascii and not amp and not lt for ascii, amp, lt in zip(
-        map(str.isascii, texts), map(contains, texts, repeat("&")), map(contains, texts, repeat("<")))]
+    return [not (amp or lt or sigma) for amp, lt, sigma in zip(
+        map(contains, texts, repeat("&")), map(contains, texts, repeat("<")), map(contains, texts, repeat("\u03a3")))]
 
 
 def tokenized_many(

@@ -33,7 +33,7 @@ class TextRows:
     store and its tokens interned as ids, numbered in order of first use: the rows of an
     :class:`~simpeval.ngram_table.NgramTable`.
 
-    A lower-cased 13a row of ASCII text is the cased row, lower-cased by the table
+    A lower-cased 13a row is the cased row, lower-cased by the table
     (:meth:`table` with ``lowered``): BLEU (cased) and SARI (lower-cased) share its tokens.
     """
 

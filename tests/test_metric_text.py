@@ -108,3 +108,24 @@ def test_lowercased_13a_tokens_equal_tokenizing_the_lowercased_text(data_dir) ->
     store = StatsStore()
     assert [tokenize(line, "13a", True, store=store) for line in lines] == [
         tuple(tokenizer(line.lower()).split()) for line in lines]
+
+
+def test_lowercasing_commutes_with_13a_for_every_character_python_lowercases() -> None:
+    """Where :func:`~simpeval.text.lowercased_13a_is_cased_lowered` holds, 13a's tokens of the lower-cased
+    text are the cased tokens lower-cased one by one (as the lower-cased n-gram table takes them):
+    every character whose lower case differs, between the characters the rules read, and random mixes."""
+    import random
+
+    from simpeval.text import lowercased_13a_is_cased_lowered
+
+    tokenizer = get_tokenizer("13a")
+    changed = [chr(c) for c in range(0x110000) if chr(c).lower() != chr(c)]
+    rng = random.Random(0)
+    texts = [f"{c}.{c},1{c}-{c}2.{c} {c}'{c}" for c in changed]
+    texts += ["".join(rng.choice([*changed[:400], *"aB .,-1'\"\u0307\u03c3"]) for _ in range(rng.randint(0, 12)))
+              for _ in range(3000)]
+    kept = [text for text in texts if lowercased_13a_is_cased_lowered(text)]
+    assert len(changed) > 1400 and all("\u03a3" in text for text in set(texts) - set(kept))
+    assert len(kept) > len(texts) - 100
+    for text in kept:
+        assert [token.lower() for token in tokenizer(text).split()] == tokenizer(text.lower()).split(), text
