@@ -164,37 +164,24 @@ def speed_rows(textstat, registry, lang: str, texts: list[str],  # noqa: ANN001
 
 def part_row(lang: str, texts: list[str], repeat: int, total: float, ours: float) -> tuple[str, float]:
     """Where simpeval's time goes: its sentences (Punkt), its words with every word known (the texts'
-    whitespace tokens interned and each text's counts summed from its tokens' rows; in Arabic Osman's
-    words and each text's sum of their packed counts), the new words' counts from cold (what counting
-    from cold adds: pyphen's points and the other per-token counts; Osman's per-word counts in Arabic),
+    whitespace tokens interned and each text's counts summed from its tokens' rows; Osman's rows in
+    Arabic), the new words' counts from cold (what counting from cold adds: pyphen's points and the
+    other per-token counts; Osman's per-word counts in Arabic),
     each alone over every text, and the rest (the store, the formulas, the checks), against textstat's
     time for every formula. Returns the row and the three counting steps' sum."""
     from simpeval.metrics import readability
     from simpeval.sentences import sentence_count
     from simpeval.store import gc_paused
 
-    if lang == "ar":
-        table = readability._UNVOCALISED_WORDS
+    # Arabic: Osman's rows (each text as if unvocalised; the vocalised few are counted word by word after)
+    table = readability._UNVOCALISED_WORDS if lang == "ar" else readability._syllable_table(lang)
 
-        def known() -> None:
-            for text in texts:
-                table.total(readability.arabic_words(text))
+    def known() -> None:
+        table.text_totals(texts)
 
-        def cold() -> None:
-            clear_syllable_caches()
-            found = [readability.arabic_words(t) for t in texts]
-            table.add(found)
-            for each in found:
-                table.total(each)
-    else:
-        table = readability._syllable_table(lang)
-
-        def known() -> None:
-            table.text_totals(texts)
-
-        def cold() -> None:
-            clear_syllable_caches()
-            table.text_totals(texts)
+    def cold() -> None:
+        clear_syllable_caches()
+        table.text_totals(texts)
 
     with gc_paused():  # as simpeval counts (text_counts_many, osman_counts_many)
         sentences = timed(lambda: [sentence_count(t, lang) for t in texts], repeat)
@@ -279,8 +266,9 @@ def page(data: dict[str, list[str]], repeat: int) -> str:
         "same runs): Punkt's sentence count with the language's model (`simpeval.sentences.sentence_count`; "
         "most candidates decided without Punkt's tokeniser, with its answer), the words with every word "
         "already counted (the texts' whitespace tokens interned in one pass and each text's counts summed "
-        "from its tokens' rows; in Arabic Osman's words, whose letters without their marks the other "
-        "formulas count, each text's one sum of their packed counts), the new words' counts (what "
+        "from its tokens' rows; in Arabic Osman's counts and the letters without their marks the other "
+        "formulas count, each text's as if unvocalised, the few vocalised counted again word by word "
+        "after), the new words' counts (what "
         "counting from cold adds: pyphen's hyphenation points, letters, long words; Osman's per-word "
         "counts in Arabic; all the texts' new words counted together); the rest is the store, the "
         "formulas and the checks. These three are the least any formula of these counts costs while "

@@ -37,7 +37,7 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from itertools import chain, compress, count, islice, repeat
-from operator import add, mul, not_, sub
+from operator import add, not_, or_, sub
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -158,43 +158,45 @@ class _HyphenatedSyllables:
 
     def _no_tokens(self, columns: int) -> None:
         self.token_ids: dict[str, int] = {}  # whitespace token -> its row in ``rows``
-        self.rows, self.token_rows = np.zeros((0, columns), dtype=np.int64), 0
+        self.rows = np.zeros((0, columns), dtype=np.int32)  # a token's counts: small
+        self.positions = 0  # tokens interned since the last clear_tokens: every row is below this
 
     def text_totals(self, texts: Sequence[str]) -> np.ndarray:
         """Each text's counts, one row per text, from its whitespace tokens (``str.split``): here its six
         counts (words, letters, syllables, long words, words of one and of three or more syllables).
 
         Every token of the texts is interned in one pass at C speed (each text's tokens followed by a lone
-        NUL, as :class:`simpeval.token_rows.TextRows` does), the new ones counted together
-        (:meth:`_token_counts`) into a table of small ints, one row per token (a row of zeros for
-        punctuation alone), and each text's counts are differences of the running sums of its tokens'
-        rows: no Python step per token or per text."""
+        NUL, as :class:`simpeval.token_rows.TextRows` does: a token's id is where it first occurred), the
+        new ones counted together (:meth:`_token_counts`) into a table of small ints, one row per token id
+        (a row of zeros for punctuation alone), and each text's counts are sums of its tokens' rows
+        (``np.add.reduceat``: every text's part holds its NUL at least): no Python step per token or per
+        text. Bounded: emptied (the table freed) past :data:`_SYLLABLE_WORDS` tokens or ``4 *
+        _SYLLABLE_WORDS`` ids."""
         if not texts:
-            return self.rows[:0]
-        ids, known = self.token_ids, len(self.token_ids)
-        if known > _SYLLABLE_WORDS:  # bounded as the words' codes are
+            return np.zeros((0, self.rows.shape[1]), dtype=np.int64)
+        ids = self.token_ids
+        if len(ids) > _SYLLABLE_WORDS or self.positions > 4 * _SYLLABLE_WORDS:
             self.clear_tokens()
-            known = 0
+        known, start = len(ids), self.positions
         flat = " \x00 ".join([*texts, ""]).split()
-        found = np.fromiter(map(ids.setdefault, flat, count(known)), dtype=np.int64, count=len(flat))
+        found = np.fromiter(map(ids.setdefault, flat, count(start)), dtype=np.int64, count=len(flat))
+        self.positions += len(flat)
         new = list(islice(ids, known, None))
-        if new:  # each new token's id was its first position (from ``known`` up): numbered in order instead
-            first = np.fromiter(islice(ids.values(), known, None), dtype=np.int64, count=len(new))
-            ids.update(zip(new, range(known, known + len(new))))
-            numbered = np.empty(len(flat), dtype=np.int64)
-            numbered[first - known] = np.arange(known, known + len(new))
-            later = found >= known
-            found[later] = numbered[found[later] - known]
-            self._add_rows(self._token_counts(new))
+        if new:
+            if self.positions > len(self.rows):  # room for every id: the capacity doubled when full
+                grown = np.zeros((max(self.positions, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.int32)
+                grown[:len(self.rows)] = self.rows
+                self.rows = grown
+            self.rows[np.fromiter(islice(ids.values(), known, None), dtype=np.int64, count=len(new))] = \
+                self._token_counts(new)
         ends = np.flatnonzero(found == ids["\x00"])
         if len(ends) == len(texts):  # each text's tokens and its NUL (a row of zeros)
-            offsets = np.concatenate(([0], ends + 1))
-        else:  # a text has a lone NUL of its own: each text's tokens apart
-            found = np.fromiter(map(ids.__getitem__, chain.from_iterable(map(str.split, texts))), dtype=np.int64)
-            offsets = np.concatenate(([0], np.cumsum([len(text.split()) for text in texts])))
+            return np.add.reduceat(self.rows[found], np.concatenate(([0], ends[:-1] + 1)), axis=0, dtype=np.int64)
+        # a text has a lone NUL of its own: each text's tokens apart (a text may have none)
+        found = np.fromiter(map(ids.__getitem__, chain.from_iterable(map(str.split, texts))), dtype=np.int64)
         running = np.zeros((len(found) + 1, self.rows.shape[1]), dtype=np.int64)
-        np.cumsum(self.rows[found], axis=0, out=running[1:])
-        return np.diff(running[offsets], axis=0)
+        np.cumsum(self.rows[found], axis=0, dtype=np.int64, out=running[1:])
+        return np.diff(running[np.concatenate(([0], np.cumsum([len(text.split()) for text in texts])))], axis=0)
 
     def _token_counts(self, tokens: list[str]) -> np.ndarray:
         """The counts of the word of each token (a row per token, :meth:`text_totals`), with built-ins over
@@ -220,19 +222,9 @@ class _HyphenatedSyllables:
         syllables[words_] = np.fromiter(self._inside(lowered), dtype=np.int64, count=len(present)) + 1
         return np.stack([words_, letters, syllables, letters > _LONG_WORD, syllables == 1, syllables >= 3], axis=1)
 
-    def _add_rows(self, rows: np.ndarray) -> None:
-        """Append token rows to :attr:`rows` (its capacity doubled when full)."""
-        size = self.token_rows + len(rows)
-        if size > len(self.rows):
-            grown = np.zeros((max(size, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.int64)
-            grown[:self.token_rows] = self.rows[:self.token_rows]
-            self.rows = grown
-        self.rows[self.token_rows:size] = rows
-        self.token_rows = size
-
     def clear_tokens(self) -> None:
         self.token_ids.clear()
-        self.token_rows = 0
+        self.rows, self.positions = self.rows[:0].copy(), 0
 
     def _count(self, new: list[str]) -> None:
         if len(self.codes) + len(new) > _SYLLABLE_WORDS:
@@ -575,6 +567,7 @@ def _consonants(bare: str) -> int:
 _MARKS_AND_TATWEEL = dict.fromkeys([*range(0x064B, 0x0660), 0x0670, 0x0640])
 _TATWEEL = "\u0640"  # what _bare removes beside the marks (_ARABIC_MARKS), for many words at once
 _ALEFS = "\u0627\u0649\u0671"  # alef, alef maqsura, alef wasla: no consonant
+_ALEF_LETTERS = re.compile(f"[{_ALEFS}]")
 
 
 def _bare(word: str) -> str:
@@ -670,47 +663,50 @@ class _OsmanWords(_HyphenatedSyllables):
             self.codes.clear()
         syllables, long, faseeh, letters = self._fields(new)
         # each word's code looked up by its (syllables, long, faseeh) as one small int, not made anew
-        keys = map(add, map(mul, syllables, repeat(4)), map(add, map(mul, long, repeat(2)), faseeh))
+        keys = (4 * syllables + 2 * long + faseeh).tolist()
         self.codes.update(zip(new, map(add, map(_OSMAN_CODES.__getitem__, keys),
-                                       map(_PLAIN_CODES.__getitem__, letters))))
+                                       map(_PLAIN_CODES.__getitem__, letters.tolist()))))
 
-    def _fields(self, new: list[str]) -> tuple[list[int], list[bool], list[bool], list[int]]:
+    def _fields(self, new: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Of each word of ``new``: its syllables, whether it is long and faseeh, and its letters without
-        its marks, with built-ins over the list of them."""
+        its marks, with built-ins over the list of them and numpy over the counts."""
         # each word without its marks (its letters in words()), then without tatweel too (_bare), in one pass
         # over them all (a word has no line break: it is a whitespace token)
         plain = _ARABIC_MARKS.sub("", "\n".join(new))
-        bare = plain.replace(_TATWEEL, "").split("\n")
+        bare = plain.replace(_TATWEEL, "")
+        words_ = bare.split("\n")
         if self.vocalised:
-            syllables = list(map(arabic_syllables, new))
-        else:  # _consonants of each: its letters (all of it, mostly) but its alefs
-            letters = _counted(bare, str.isalpha)
-            alef, maqsura, wasla = (map(str.count, bare, repeat(letter)) for letter in _ALEFS)
-            syllables = list(map(sub, letters, map(add, map(add, alef, maqsura), wasla)))
-        long = list(map((5).__lt__, _counted(bare, str.isalnum)))
-        faseeh = [False] * len(new)  # complex words only (a sixth of them)
-        for index in compress(range(len(new)), map((5).__lt__, syllables)):
-            word = bare[index]
-            faseeh[index] = not _FASEEH_LETTERS.isdisjoint(word) or word.endswith(_FASEEH_ENDINGS)
-        return syllables, long, faseeh, list(map(len, plain.split("\n")))
+            syllables = np.fromiter(map(arabic_syllables, new), dtype=np.int64, count=len(new))
+        else:  # _consonants of each: the letters of it without its alefs (letters too), alefs removed in one pass
+            syllables = np.array(_counted(_ALEF_LETTERS.sub("", bare).split("\n"), str.isalpha), dtype=np.int64)
+        long = np.array(_counted(words_, str.isalnum), dtype=np.int64) > 5
+        faseeh = np.zeros(len(new), dtype=bool)  # complex words only (a sixth of them)
+        complex_words = np.flatnonzero(syllables > 5).tolist()
+        if complex_words:
+            found = list(map(words_.__getitem__, complex_words))
+            faseeh[complex_words] = np.fromiter(map(or_, map(not_, map(_FASEEH_LETTERS.isdisjoint, found)),
+                                                    map(str.endswith, found, repeat(_FASEEH_ENDINGS))),
+                                                dtype=bool, count=len(found))
+        return syllables, long, faseeh, np.fromiter(map(len, plain.split("\n")), dtype=np.int64, count=len(new))
 
     def _token_counts(self, tokens: list[str]) -> np.ndarray:
         """The counts of the word of each token (:meth:`text_totals`): :func:`arabic_words` of the token,
         punctuation removed (from the tokens that have some, together), and a word if a letter or digit
         is left (not marks alone)."""
         found = list(tokens)
+        words_ = np.ones(len(tokens), dtype=bool)  # a token of letters and digits alone is a word
         marked = list(compress(range(len(tokens)), map(not_, map(str.isalnum, tokens))))
         if marked:
-            bare = _NOT_ARABIC_WORD.sub("", "\n".join(map(tokens.__getitem__, marked)).replace("_", "")).split("\n")
-            for index, word in zip(marked, bare):
+            bare = _NOT_ARABIC_WORD.sub("", "\n".join(map(tokens.__getitem__, marked)).replace("_", ""))
+            for index, word in zip(marked, bare.split("\n")):
                 found[index] = word
-        # what is left of a token but marks is letters and digits (\\w but the underscore)
-        words_ = np.fromiter(map(len, _ARABIC_MARKS.sub("", "\n".join(found)).split("\n")), dtype=np.int64,
-                             count=len(found)) > 0
+            # what is left of it but marks is letters and digits (\\w but the underscore), if anything
+            words_[marked] = np.fromiter(map(len, _ARABIC_MARKS.sub("", bare).split("\n")), dtype=np.int64,
+                                         count=len(marked)) > 0
         present = list(compress(found, words_))
         rows = np.zeros((len(found), 7), dtype=np.int64)
         if present:
-            syllables, long, faseeh, letters = (np.array(column, dtype=np.int64) for column in self._fields(present))
+            syllables, long, faseeh, letters = self._fields(present)
             rows[words_] = np.stack([np.ones(len(present), dtype=np.int64), syllables, long, syllables > 5, faseeh,
                                      letters, letters > _LONG_WORD], axis=1)
         return rows
