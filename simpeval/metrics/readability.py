@@ -279,8 +279,6 @@ def _unpacked(total: int, fields: int) -> list[int]:
     return [(total >> (_FIELD * index)) & _FIELD_MASK for index in range(fields)]
 
 
-
-
 class _LengthCodes(dict):
     """Letters of a word -> its packed (1, letters, 0, more than six letters, 0, 0)."""
 
@@ -364,8 +362,8 @@ def _text_counts_many(args_list: list[tuple[str, str, bool]], *, store: StatsSto
     arabic = [index for index, (_, lang, with_syllables) in enumerate(args_list) if lang == "ar" and not with_syllables]
     for index, totals in zip(arabic, arabic_totals_many([args_list[index][:1] for index in arabic], store=store)):
         out[index] = TextCounts(totals[7], totals[0], 0, totals[5], totals[6], 0, 0)
-    # languages with a hyphenation dictionary (most calls): every text's counts from its tokens' packed
-    # counts (_HyphenatedSyllables.token_totals), with built-ins over the texts rather than a loop per text
+    # languages with a hyphenation dictionary (most calls): every text's counts from its tokens' rows
+    # (_HyphenatedSyllables.text_totals), with built-ins and numpy over the texts rather than a loop per text
     hyphenated: dict[str, list[int]] = {}
     for index, (_, lang, with_syllables) in enumerate(args_list):
         if out[index] is None and with_syllables and lang != ENGLISH:
@@ -645,7 +643,10 @@ def _batched(items: list) -> list[list]:  # noqa: ANN001
 class _OsmanWords(_HyphenatedSyllables):
     """Word -> its Osman counts packed (:data:`_FIELD`): (1, syllables, long, complex, faseeh), then the
     letters of the word without its marks and whether they are more than six (:func:`arabic_totals`), made
-    on first sight for many words at once, as :class:`_HyphenatedSyllables`, and bounded the same way."""
+    on first sight for many words at once, as :class:`_HyphenatedSyllables`, and bounded the same way.
+    Texts are counted from their whitespace tokens' rows of the same seven counts (:meth:`text_totals`,
+    each token's word as :func:`arabic_words` finds it), as if unvocalised: the vocalised texts (few) are
+    counted word by word (:func:`_arabic_totals_many`)."""
 
     def __init__(self, vocalised: bool) -> None:  # noqa: D107 - no dictionary to load
         self.codes: dict[str, int] = {}
