@@ -190,22 +190,36 @@ def is_out_of_memory(error: BaseException) -> bool:
     return isinstance(error, RuntimeError) and "out of memory" in str(error).lower()
 
 
-def length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices grouped into batches of similar length, longest first (an out-of-memory error comes early)."""
+def length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:
+    """Indices grouped into batches of similar length, longest first (an out-of-memory error comes early).
+
+    With ``max_tokens``, a batch also holds at most that many padded positions (rows x its longest
+    length); an input longer than that goes alone."""
     order = sorted(range(len(lengths)), key=lambda i: -lengths[i])
-    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+    if max_tokens is None:
+        return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+    batches: list[list[int]] = []
+    for index in order:  # longest first: a batch's first input sets its padded length
+        if batches and len(batches[-1]) < batch_size and (len(batches[-1]) + 1) * lengths[batches[-1][0]] <= max_tokens:
+            batches[-1].append(index)
+        else:
+            batches.append([index])
+    return batches
 
 
-def same_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+def same_length_batches(lengths: Sequence[int], batch_size: int, max_tokens: int | None = None) -> list[list[int]]:
     """Indices grouped into batches of equal length (at most ``batch_size`` each), longest first.
 
     No batch needs padding, so a CPU, which pays for every padded position in
     the matrix products, computes only real tokens, and attention runs without
     a mask. On a GPU the larger batches of :func:`length_batches` are cheaper.
+    With ``max_tokens``, a batch also holds at most that many tokens (rows x length);
+    an input longer than that goes alone.
     """
     batches: list[list[int]] = []
     for index in sorted(range(len(lengths)), key=lambda i: -lengths[i]):
-        if batches and len(batches[-1]) < batch_size and lengths[batches[-1][0]] == lengths[index]:
+        if (batches and len(batches[-1]) < batch_size and lengths[batches[-1][0]] == lengths[index]
+                and (max_tokens is None or (len(batches[-1]) + 1) * lengths[index] <= max_tokens)):
             batches[-1].append(index)
         else:
             batches.append([index])
@@ -234,6 +248,9 @@ class TextEncoder:
         encoder of a run (:func:`shared_encoder`) keeps them in the run's memory instead.
     :param progress: show a progress bar (on a terminal only) over the inputs encoded.
     :param description: the progress bar's label.
+    :param max_tokens: at most this many token positions (rows x padded length) per forward pass
+        besides ``batch_size`` rows (an input longer than that goes alone); None: no such bound. A
+        pass's activations grow with its tokens, and the largest pass sets a run's peak memory.
     """
 
     def __init__(
@@ -249,9 +266,12 @@ class TextEncoder:
         progress: bool = False,
         description: str = "encoding",
         same_length: bool | None = None,
+        max_tokens: int | None = None,
     ) -> None:
         if batch_size < 1:
             raise UsageError(f"batch size {batch_size} for {description}: pass a batch size of at least 1")
+        if max_tokens is not None and max_tokens < 1:
+            raise UsageError(f"{max_tokens} tokens per batch for {description}: pass at least 1")
         bound_kernel_cache()
         self.model = model
         self.tokenize = tokenize
@@ -263,6 +283,7 @@ class TextEncoder:
         self.progress = progress
         self.description = description
         self.same_length = str(device).startswith("cpu") if same_length is None else same_length
+        self.max_tokens = max_tokens
         self.memory = Memory(memory_limit)
         self.info: dict[str, Any] = {}
         """What the code that built the encoder records about its reading (e.g. the layer chosen)."""
@@ -307,7 +328,7 @@ class TextEncoder:
         rows = self.tokenize(inputs)
         results: dict[Input, Any] = {}
         batches = same_length_batches if self.same_length else length_batches
-        pending = batches([len(row["input_ids"]) for row in rows], self.batch_size)
+        pending = batches([len(row["input_ids"]) for row in rows], self.batch_size, self.max_tokens)
         done = 0
         with _progress(len(inputs), self.progress, self.description) as bar, torch.inference_mode():
             while pending:

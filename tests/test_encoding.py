@@ -122,6 +122,27 @@ def test_same_length_batches_need_no_padding() -> None:
     assert same_length_batches([], 4) == []
 
 
+def test_a_token_bound_caps_rows_times_length_and_a_longer_input_goes_alone() -> None:
+    # same length: 3 rows of 3 fit in 9 tokens, a fourth does not; the 5-token input exceeds 4 and goes alone
+    assert same_length_batches([3, 3, 3, 3, 3], 8, max_tokens=9) == [[0, 1, 2], [3, 4]]
+    assert same_length_batches([5, 2, 2, 2], 8, max_tokens=4) == [[0], [1, 2], [3]]
+    assert same_length_batches([3, 3, 3], 2, max_tokens=100) == [[0, 1], [2]]  # batch_size still bounds rows
+    # padded batches: rows x the batch's longest (its first) input
+    assert length_batches([5, 4, 3, 2, 1], 8, max_tokens=10) == [[0, 1], [2, 3, 4]]
+    assert length_batches([5, 4, 3, 2, 1], 8) == [[0, 1, 2, 3, 4]]
+
+
+def test_an_encoder_with_a_token_bound_never_runs_a_larger_pass() -> None:
+    texts = ["a" * n + str(i) for n in (3, 5, 11) for i in range(6)]  # six inputs of each of 4, 6 and 12 tokens
+    forward = Recorder()
+    encoder = TextEncoder(None, character_ids, forward, pad_id=0, batch_size=16, max_tokens=12)
+    assert [int(v) for v in encoder.encode(texts)] == sums(texts)
+    assert forward.batches == [[12]] * 6 + [[6, 6]] * 3 + [[4, 4, 4]] * 2
+    assert max(len(b) * max(b) for b in forward.batches) <= 12
+    with pytest.raises(UsageError, match="0 tokens per batch"):
+        TextEncoder(None, character_ids, Recorder(), pad_id=0, max_tokens=0)
+
+
 def test_on_the_cpu_batches_hold_one_length_by_default() -> None:
     texts = ["ab", "abcd", "cd", "a", "xyzw", "ef"]
     forward = Recorder()

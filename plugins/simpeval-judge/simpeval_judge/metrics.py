@@ -38,8 +38,8 @@ _SHARED_OPTIONS = {
                                          "prompt", short="trunc", minimum=1),
     "dtype": Option(str, None, "model dtype (default float32)", choices=DTYPES),
     "device": Option(str, None, "cpu, cuda, cuda:N or mps (default: cuda if available)", in_signature=False),
-    "batch_size": Option(int, 16, "prompts per forward pass (halved when the device runs out of memory)",
-                         in_signature=False, minimum=1),
+    "batch_size": Option(int, 16, "prompts per forward pass (on the CPU also at most 2,048 tokens; halved when "
+                                  "the device runs out of memory)", in_signature=False, minimum=1),
     "progress": Option(bool, True, "progress bar (with an ETA) on a terminal", in_signature=False),
 }
 
@@ -251,7 +251,8 @@ def _judge_encoder(run: Any, model: str, option: str, device: str | None, dtype:
 
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
         return TextEncoder(loaded, tokenize, scoring.last_token_reader(ids), pad_id=pad if pad is not None else 0,
-                           device=target, batch_size=batch_size, progress=progress, description="judge")
+                           device=target, batch_size=batch_size, progress=progress, description="judge",
+                           max_tokens=scoring.CPU_TOKENS_PER_PASS if target.type == "cpu" else None)
 
     encoder = shared_encoder(run, str(path), ("judge", device, dtype, chat), build, option)
     return encoder, tokenizer

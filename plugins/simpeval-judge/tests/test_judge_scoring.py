@@ -118,3 +118,37 @@ def test_pearson_from_sums():
     assert r == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
     assert math.isnan(pearson_from_sums(3, 3, 6, 3, 14, 6))  # x constant
     assert math.isnan(pearson_from_sums(1, 1, 2, 1, 4, 2))
+
+
+def test_on_the_cpu_a_pass_holds_at_most_the_token_bound(tiny_llm, monkeypatch):
+    """The largest forward pass sets a judge run's peak memory: on the CPU it holds at most
+    ``CPU_TOKENS_PER_PASS`` tokens (prompts x length), and the ratings are those of unbounded passes."""
+    from simpeval_judge.metrics import _as_prompt
+
+    assert scoring.CPU_TOKENS_PER_PASS == 2048
+    sources = [SOURCES[0]] * 8
+    outputs = [f"The {word} sat ." for word in ("cat", "dog", "mat", "one", "go", "far", "long", "sentence")]
+    tokenizer = AutoTokenizer.from_pretrained(tiny_llm)
+    length, = {len(tokenizer(_as_prompt(tokenizer, prompts.render(prompts.template("simplicity"), s, o), True),
+                             add_special_tokens=False)["input_ids"]) for s, o in zip(sources, outputs)}
+    shapes = []
+    reader = scoring.last_token_reader
+
+    def recording(ids):
+        forward = reader(ids)
+
+        def recorded(model, batch):
+            shapes.append(tuple(batch["input_ids"].shape))
+            return forward(model, batch)
+
+        return recorded
+
+    monkeypatch.setattr(scoring, "last_token_reader", recording)
+    whole = Judge(model=tiny_llm, device="cpu").sentence_scores(sources, outputs)
+    assert shapes == [(8, length)]  # eight short prompts: one pass, under the bound
+    shapes.clear()
+    monkeypatch.setattr(scoring, "CPU_TOKENS_PER_PASS", 3 * length)
+    bounded = Judge(model=tiny_llm, device="cpu").sentence_scores(sources, outputs)
+    assert shapes == [(3, length), (3, length), (2, length)]
+    np.testing.assert_allclose(bounded["judge"], whole["judge"], atol=1e-6)
+    np.testing.assert_allclose(bounded["judge-mass"], whole["judge-mass"], rtol=1e-5)
