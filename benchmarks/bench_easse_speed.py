@@ -19,9 +19,11 @@ the machine is shared, so wall time moves with the other jobs): the best and the
 (``gc.collect()`` before it, untimed).
 
 What the per-item time is made of is then measured too, for the page's "what remains to 10x" section:
-each stage of the simpeval run on its own (13a tokenisation, token ids and n-gram tables, BLEU's and
-SARI's counting, FKGL; a new store, each stage given what the ones before left), the rest being the
-per-item time less the stages, and each of EASSE's three per-item calls on its own.
+each stage of the simpeval run on its own (13a tokenisation and token ids, which the run does in one
+pass, the n-gram tables, BLEU's and SARI's counting, FKGL; a new store, each stage given what the ones
+before left), the rest being the per-item time less the stages, and each of EASSE's three per-item
+calls on its own; besides, the 13a tokenizer's own passes, and the system CPU time and minor page
+faults of a per-item run (``resource.getrusage``), the kernel's share of it.
 
 EASSE is not on PyPI and nothing of it (GPL-3) belongs in this project: ``--easse-src`` names a
 folder holding a copy of its ``easse/`` package (``bleu.py``, ``sari.py``, ``fkgl.py``,
@@ -146,8 +148,10 @@ def simpeval_side(shared: bool):
 
 
 STAGES = (
-    ("13a tokenisation", "every distinct text once, cased (the lower-cased tokens come from these)"),
-    ("token ids and n-gram tables", "the batch's rows (shared by BLEU and SARI), the cased and the lower-cased table"),
+    ("13a tokenisation and token ids", "the batch's rows (shared by BLEU and SARI): every distinct text tokenised "
+     "once, cased, in one batch (the tokenizer's token list interned as ids, each text's string kept in the "
+     "store); the lower-cased rows are the cased ones but for the texts where that differs, and the sources"),
+    ("n-gram tables", "the cased and the lower-cased table: an integer code per position and order"),
     ("BLEU counting", "clipped matches per item and order, on the cased table"),
     ("SARI counting", "add/keep/delete counts per item and order, on the lower-cased table"),
     ("FKGL", "the whole metric, tokens already in the store: lower-casing, sentences, syllables"),
@@ -163,7 +167,6 @@ def stage_seconds(sources, outputs, references) -> dict[str, float]:
     from simpeval.registry import load_registry
     from simpeval.run import Run
     from simpeval.store import gc_paused
-    from simpeval.text import tokenized_many
     from simpeval.token_rows import shared_rows
 
     flat = [ref for refs in references for ref in refs]
@@ -173,20 +176,21 @@ def stage_seconds(sources, outputs, references) -> dict[str, float]:
     seconds: dict[str, float] = {}
     state: dict[str, object] = {}
 
-    def tables() -> None:
-        rows = shared_rows(outputs, flat, store)
+    def rows() -> None:
+        state["rows"] = rows = shared_rows(outputs, flat, store)
         state["cased"] = (rows.rows(outputs, "13a", False, store=store), rows.rows(flat, "13a", False, store=store))
-        state["table"] = rows.table(4)
         state["lowered"] = (rows.rows(sources, "13a", True, store=store), rows.rows(outputs, "13a", True, store=store),
                             rows.rows(flat, "13a", True, store=store))
-        state["lowered table"] = rows.table(4, lowered=True)
+
+    def tables() -> None:
+        state["table"] = state["rows"].table(4)
+        state["lowered table"] = state["rows"].table(4, lowered=True)
 
     fkgl = load_registry(autoload=False).create_metric("fkgl")
     fkgl.bind_run(run)
     steps = {
-        "13a tokenisation": lambda: tokenized_many(list(dict.fromkeys([*sources, *outputs, *flat])), "13a", False,
-                                                  store=store),
-        "token ids and n-gram tables": tables,
+        "13a tokenisation and token ids": rows,
+        "n-gram tables": tables,
         "BLEU counting": lambda: clipped_matches(state["table"], state["cased"][0], ref_items, state["cased"][1], 4),
         "SARI counting": lambda: sari_counts(state["lowered table"], state["lowered"][0], state["lowered"][1], ref_items,
                                              state["lowered"][2], 4),
@@ -215,6 +219,30 @@ def easse_metric_seconds(easse_src: Path, sources, outputs, references) -> dict[
     return {name: cpu_seconds(call)[0] for name, call in calls.items()}
 
 
+def tokenizer_seconds(sources, outputs, references) -> float:
+    """CPU seconds of the 13a tokenizer's own passes over what the run tokenises (the distinct outputs
+    and references in one batch, the sources in another), without the store or the ids: the part of
+    the first stage that is the tokenizer."""
+    from simpeval.tokenizers import get_tokenizer
+
+    tokenizer = get_tokenizer("13a")
+    batch = list(dict.fromkeys([*outputs, *(ref for refs in references for ref in refs)]))
+    return cpu_seconds(lambda: (tokenizer.joined_and_flat(batch), tokenizer.joined_and_flat(sources)))[0]
+
+
+def kernel_share(function: Callable[[], object]) -> tuple[float, int]:
+    """System CPU seconds and minor page faults of one call, started on a collected heap: the time the
+    kernel spends giving the process memory (the C heap returns freed blocks of megabytes at once,
+    and the next step's arrays fault them in again)."""
+    import resource
+
+    gc.collect()
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    function()
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    return after.ru_stime - before.ru_stime, after.ru_minflt - before.ru_minflt
+
+
 def check_same(ours, theirs, what: str) -> None:
     rows = ours if isinstance(ours, list) else [ours]
     other = theirs if isinstance(theirs, list) else [theirs]
@@ -235,7 +263,7 @@ def cpu_seconds(function: Callable[[], object]) -> tuple[float, float]:
 
 
 def measure(args: argparse.Namespace) -> tuple[int, dict[str, list[tuple[float, float]]], dict[str, float],
-                                                dict[str, float]]:
+                                                dict[str, float], tuple[float, float, int]]:
     sources, outputs, references = asset(Path(args.data_dir))
     sides = {"EASSE": easse_side(Path(args.easse_src)), "simpeval": simpeval_side(shared=True),
              "simpeval alone": simpeval_side(shared=False)}
@@ -258,11 +286,13 @@ def measure(args: argparse.Namespace) -> tuple[int, dict[str, list[tuple[float, 
     for _ in range(min(args.repeat, 3)):
         for name, value in easse_metric_seconds(Path(args.easse_src), sources, outputs, references).items():
             theirs[name] = min(theirs.get(name, value), value)
-    return len(outputs), times, stages, theirs
+    tokenizer = min(tokenizer_seconds(sources, outputs, references) for _ in range(args.repeat))
+    kernel = min(kernel_share(lambda: sides["simpeval"][0](sources, outputs, references)) for _ in range(args.repeat))
+    return len(outputs), times, stages, theirs, (tokenizer, *kernel)
 
 
 def report(n: int, times: dict[str, list[tuple[float, float]]], stages: dict[str, float], easse_calls: dict[str, float],
-           loads: tuple[float, float], repeat: int) -> str:
+           parts: tuple[float, float, int], loads: tuple[float, float], repeat: int) -> str:
     lines = [
         "# Benchmark: the classic metrics against EASSE, one process",
         "",
@@ -320,9 +350,16 @@ def report(n: int, times: dict[str, list[tuple[float, float]]], stages: dict[str
     for name, what in STAGES:
         lines.append(f"| {name} | {1000 * stages[name] / n:.3f} | {what} |")
     rest = ours - sum(stages.values()) / n
+    tokenizer, kernel, faults = parts
     lines += [
         f"| everything else | {1000 * rest:.3f} | the per-item time less the stages: store bookkeeping, the per-item "
         "statistics objects, scores from statistics, input checks, the garbage collector after the counting |",
+        "",
+        f"Of the first stage, the 13a tokenizer's own passes (the distinct outputs and references in one batch, the "
+        f"sources in another; no store, no ids) take {1000 * tokenizer / n:.3f} ms per item. Across the stages, the "
+        f"kernel's share of the per-item run (system CPU, best of {repeat}) is {1000 * kernel / n:.3f} ms per item, "
+        f"with {faults:,} minor page faults in that run: the C heap hands freed blocks of megabytes (the tables' "
+        "arrays, the batch's strings) back to the system, and the next step faults them in again.",
         "",
         "| EASSE call, per item | EASSE CPU ms per item |",
         "|---|---|",
@@ -340,8 +377,8 @@ def main() -> None:
     parser.add_argument("--write", nargs="?", const=str(DOC), default=None, metavar="PAGE")
     args = parser.parse_args()
     before = load_average()
-    n, times, stages, easse_calls = measure(args)
-    text = report(n, times, stages, easse_calls, (before, load_average()), args.repeat)
+    n, times, stages, easse_calls, parts = measure(args)
+    text = report(n, times, stages, easse_calls, parts, (before, load_average()), args.repeat)
     if args.write:
         write_report(Path(args.write), text)
     else:
