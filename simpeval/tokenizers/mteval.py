@@ -33,11 +33,13 @@ _PERIOD_OR_COMMA = re.compile(r"[.,]")
 # where the period and comma rules can differ from "space around every period and comma": a digit or
 # another period or comma beside one
 _CROWDED_PERIOD_OR_COMMA = re.compile(r"[0-9.,][.,]|[.,][0-9]")
-# A period or comma with a digit, period or comma before it or a digit after it: where the rules'
-# matches may differ from "a space around each". Such a character lies in a run of digits, periods and
-# commas whose neighbours are none of these, so the rules never reach past the run: a batch tokenizes
-# each such run on its own, and puts a space around every other period and comma.
-_CROWDED = re.compile(r"[.,](?:(?<=[0-9.,][.,])|(?=[0-9]))")
+# A period or comma with a period or comma before it or a digit after it: where the rules' matches may
+# differ from "a space around each". Such a character lies in a run of digits, periods and commas whose
+# neighbours are none of these, so the rules never reach past the run: a batch tokenizes each such run
+# on its own, and puts a space around every other period and comma. (One after a digit and before
+# none of these, as in "1990, ", is one that only the second rule matches, spacing it both sides:
+# 1,056 matches in the batch of ASSET's texts instead of 6,037.)
+_CROWDED = re.compile(r"[.,](?:(?<=[.,][.,])|(?=[0-9]))")
 _RUN_CHARACTERS = frozenset("0123456789.,")
 # Between the texts of a batch: no rule touches NUL, and the spaces give each text the space it is
 # padded with on its own.
