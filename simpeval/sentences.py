@@ -73,6 +73,8 @@ class _Punkt(NamedTuple):
     word: re.Pattern[str]  # word characters but the language's marks: a word that is one Punkt token
     rest: re.Pattern[str]  # what may follow such a word in the next token and leave it a token of its own
     token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
+    lone_period_breaks: bool  # whether a period that is a token of its own always ends a sentence before a token
+    own_tokens: frozenset  # characters Punkt's word tokeniser makes a token of their own, ending the one before
 
 
 @lru_cache(maxsize=None)
@@ -85,10 +87,23 @@ def _model(lang: str) -> _Punkt:
     params = punkt.load_model(PUNKT_LANGUAGES[lang]) if lang in PUNKT_LANGUAGES else punkt.PunktParameters()
     from punkt.rules import tokens
 
+    # a lone period's type is "." (punkt.rules.tokens): only a collocation (".", next) or "." as an abbreviation
+    # before numbers could keep it from ending a sentence (the second pass); trained models have neither
+    lone_period_breaks = (not any(first == "." for first, _ in params.collocations)
+                          and not params.is_numeric_abbrev("."))
     return _Punkt(params, rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE), re.compile(f"[^\\W{re.escape(''.join(marks))}]+"),
-                  re.compile(_rest_pattern(rules)), (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE))
+                  re.compile(_rest_pattern(rules)), (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE),
+                  lone_period_breaks, _own_tokens(rules))
+
+
+def _own_tokens(rules) -> frozenset:  # noqa: ANN001
+    """The characters Punkt's word tokeniser makes a token of their own that ends the token before them:
+    those a word may not start with (so only its single-character rule takes them) that are no part of a
+    word either (so the word before ends there): brackets, the straight double quote, ``:;*@``."""
+    apart = set(rules.non_word_chars) | (set(rules.sent_end_chars) - {"."})
+    return frozenset(set(rules.word_start_exclusions) & apart)
 
 
 def _rest_pattern(rules) -> str:  # noqa: ANN001
@@ -165,6 +180,11 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
 
     - a mark other than the period is a token of its own that always ends a sentence (Punkt's first
       pass), and something follows it (a candidate is followed by punctuation or by a next token);
+    - a period after whitespace (no word) or after a character that is a Punkt token of its own and ends
+      the one before (:func:`_own_tokens`: a bracket, a straight double quote, ``:;*@``), before a next
+      token that does not start with a period (``. . .`` is one token): the period is a token of its own,
+      ``.``, which the first pass makes a sentence break and the second pass leaves one unless the model
+      has ``.`` in a collocation or as an abbreviation before numbers (none of NLTK's has);
     - a period after a word of word characters, before a next token that starts with word characters
       and, if anything, then punctuation that ends a Punkt token and no mark (``Next``, ``Next,``,
       ``L'homme``): the word with its period and those word characters are the two tokens that decide,
@@ -175,6 +195,9 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
         return True
     following = match.group("next_tok")
     if following is not None:
+        if (model.lone_period_breaks and following[0] != "."
+                and (word.start == word.stop or text[word.stop - 1] in model.own_tokens)):
+            return True
         before = model.word.fullmatch(text, word.start, word.stop)
         after = before and model.word.match(following)
         if after and (after.end() == len(following) or model.rest.fullmatch(following, after.end())):

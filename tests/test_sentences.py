@@ -196,3 +196,31 @@ def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
                 assert sentences._ends_sentence(text, match, word, model) == sentences._breaks(context, model), text
                 checked += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "ru", "ar"])
+def test_a_lone_period_is_decided_without_tokenising_as_punkts_two_passes(lang):
+    """A period after whitespace or after a character Punkt makes a token of its own (a bracket, ``"``,
+    ``:;*@``), before a next token, is a token ``.`` of its own that ends a sentence; decided without the
+    tokeniser with Punkt's answer (:func:`simpeval.sentences._breaks` on the context), next tokens of every
+    kind included: capitalised, lower-case, numbers, abbreviations, marks, a spaced ellipsis (one token)."""
+    from simpeval import sentences
+
+    model = sentences._model(lang)
+    assert model.own_tokens == frozenset("()[]{}\":;*@") and model.lone_period_breaks
+    params = model.params
+    nexts = ["Next", "next", "5", "12.", "...", ". .", ".x", "?", "»Wort«", "(x)", "'s", "S.", "e.g.",
+             *sorted(params.abbrev_types)[:10], *sorted(params.sent_starters)[:10],
+             *(b for _, b in sorted(params.collocations)[:10])]
+    befores = ["", "x ", "word ", "(x)", "[1]", "{a}", 'q"', "a:", "b;", "c*", "d@", "x))", "etc.)", "Dr.)",
+               "\u00bb", "a'", "x-", "1)", "S)"]
+    fired = 0
+    for before in befores:
+        for following in nexts:
+            for gap in (" ", "\n", "\n\n"):
+                text = f"{before}.{gap}{following} z"
+                for match, word in sentences._candidates(text, model.candidates):
+                    context = text[word] + match.group() + match.group("after_tok")
+                    assert sentences._ends_sentence(text, match, word, model) == sentences._breaks(context, model), text
+                    fired += match.group() == "." and (word.start == word.stop or text[word.stop - 1] in model.own_tokens)
+    assert fired > 300
