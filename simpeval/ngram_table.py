@@ -78,8 +78,10 @@ class NgramTable:
         index into ``rows`` of the text it comes from."""
         counts = np.maximum(self.lengths[rows] - n + 1, 0)
         owner = np.repeat(np.arange(len(rows)), counts)
-        offsets = np.cumsum(counts) - counts
-        positions = np.arange(int(counts.sum())) - offsets[owner] + self.starts[rows][owner]
+        # each n-gram's index among the rows' n-grams, shifted by its row's start less the n-grams of the
+        # rows before it: one shift per row, gathered once (two arrays of the references' 470,000 fewer)
+        positions = np.arange(len(owner))
+        positions += (self.starts[rows] - (np.cumsum(counts) - counts))[owner]
         return self.codes[n - 1][positions], owner
 
 
@@ -245,11 +247,10 @@ def sari_counts(
         codes, pair = table.grams(ref_rows, n)
         # the distinct reference n-grams of each item (sorted) and how often its references have them
         ref_keys, ref_counts = _keyed_counts(ref_items[pair], codes, size)
-        from_src, src_index = _positions(src_keys, ref_keys)
-        # R: summed over the references (whole numbers, exact in float64)
-        in_refs = np.bincount(src_index[from_src], weights=ref_counts[from_src], minlength=len(src_keys))
-        in_refs = in_refs.astype(np.int64)
-        novel = ref_keys[~from_src]  # the distinct n-grams the references add
+        # each source n-gram looked up among the references' (the fewer keys searched in the more)
+        in_ref_keys, at = _positions(ref_keys, src_keys)
+        in_refs = np.where(in_ref_keys, ref_counts[at] if len(ref_keys) else 0, 0)  # R: summed over the references
+        novel = np.delete(ref_keys, at[in_ref_keys])  # the distinct n-grams the references add
 
         added = out_keys[~_contains(src_keys, out_keys)]
         result[:, 0, n - 1] = np.stack([

@@ -102,6 +102,17 @@ def test_a_table_lowering_cased_rows_counts_as_the_lowered_tokens() -> None:
             assert np.array_equal(got, expected)
 
 
+def test_references_without_ngrams_of_an_order() -> None:
+    """A batch whose references have no n-gram of an order (or none at all) counts as the definition."""
+    texts = [["a", "b", "c", "d"], ["a", "b"], ["x"], []]
+    for items in ([(0, 1, [2])], [(0, 1, [3])], [(0, 1, [])], [(0, 1, [2, 3]), (1, 0, [1])]):
+        counts = sari_counts(NgramTable(texts, ORDER), *arrays(items), ORDER)
+        for i, (src, out, refs) in enumerate(items):
+            for n in range(1, ORDER + 1):
+                expected = oracle_sari(texts[src], texts[out], [texts[r] for r in refs], n)
+                assert [tuple(counts[i, op, n - 1]) for op in range(3)] == expected
+
+
 def test_ranked_codes_count_as_the_codes(monkeypatch) -> None:
     """Codes ranked at every order (a code space of 8) give the counts of the definition."""
     monkeypatch.setattr(ngram_table, "_CODE_SPACE", 8)
