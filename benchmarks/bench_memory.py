@@ -68,12 +68,15 @@ SLEDOC_TARGET = 2
 FEWER_ITEMS = ("judge",)
 # the judge's largest forward pass per number of items (``--judge-batches``): not a run, so not memory*.json
 JUDGE_BATCHES = HERE / "results" / "judge-batch-shapes.json"
+# the judge's per-pass runs (``judge_memory_passes.py``): not ``memory*.json`` either
+JUDGE_PASSES = HERE / "results" / "judge-memory-passes.json"
 JUDGE_BATCH_SIZE = 16  # the judge's default prompts per forward pass
 ENGINE_BATCH = DEFAULT_BATCH_SIZE  # items per scored batch: one encoder call each
 KERNEL_CACHE_BOUNDED = "104ad57"  # the commit that bounded oneDNN's kernel cache
 HEAP_TRIMMED = "0e1c9f0"  # the commit from which encoders trim the C heap after each run
 LENS_MIXED = "5bc1449"  # the commit from which LENS mixes texts a few at a time and the engine trims per batch
 HEAP_TRIMMED_PER_BATCH = "f2a7b9e"  # the commit from which encoders trim the C heap after every forward pass
+JUDGE_TOKEN_BOUND = "13dec35"  # the commit from which the judge's CPU passes hold at most 2,048 tokens
 ITEMS = ("asset-valid", "synthetic")
 
 
@@ -138,13 +141,14 @@ def judge_batches(data_dir: Path, sizes: list[int]) -> dict:
 
     Each prompt is built as the judge builds it (the default rubric, chat template, texts cut to 1,024 tokens);
     each engine batch of :data:`ENGINE_BATCH` items is one encoder call, which on the CPU groups prompts of one
-    token length, at most :data:`JUDGE_BATCH_SIZE` per forward pass (``same_length_batches``). The model
+    token length, at most :data:`JUDGE_BATCH_SIZE` and at most ``CPU_TOKENS_PER_PASS`` tokens per forward pass
+    (``same_length_batches``; no token bound before code :data:`JUDGE_TOKEN_BOUND`). The model
     computes the logits of the last ``KEPT_POSITIONS`` positions (every position before code 4365897), so the
     largest pass holds rows x min(length, kept) x vocabulary float32 logits."""
     from simpeval.encoding import same_length_batches
     from simpeval_judge import llm, prompts
     from simpeval_judge.metrics import _as_prompt, _cut
-    from simpeval_judge.scoring import KEPT_POSITIONS
+    from simpeval_judge.scoring import CPU_TOKENS_PER_PASS, KEPT_POSITIONS
     from transformers import AutoConfig, AutoTokenizer
 
     model = llm.converted(llm.resolve(llm.DEFAULT_MODEL, "judge:model"), "judge:model")
@@ -165,29 +169,32 @@ def judge_batches(data_dir: Path, sizes: list[int]) -> dict:
     for n in sorted(sizes):
         largest = max((len(batch) * chunk[batch[0]], len(batch), chunk[batch[0]])
                       for chunk in (lengths[start:min(n, start + ENGINE_BATCH)] for start in range(0, n, ENGINE_BATCH))
-                      for batch in same_length_batches(chunk, JUDGE_BATCH_SIZE))
+                      for batch in same_length_batches(chunk, JUDGE_BATCH_SIZE, CPU_TOKENS_PER_PASS))
         rows.append({"n": n, "rows": largest[1], "length": largest[2], "longest_prompt": max(lengths[:n]),
                      "logits_mb": largest[1] * min(largest[2], KEPT_POSITIONS) * vocabulary * 4 / 2**20})
     return {"model": model.name, "vocabulary": vocabulary, "batch_size": JUDGE_BATCH_SIZE,
-            "kept_positions": KEPT_POSITIONS, "rows": rows}
+            "kept_positions": KEPT_POSITIONS, "tokens_per_pass": CPU_TOKENS_PER_PASS, "rows": rows}
 
 
-def judge_lines(shapes: dict | None, real: list[dict]) -> list[str]:
-    """What sets the judge's peak, from :func:`judge_batches` and the judge's measured pair."""
+def judge_lines(shapes: dict | None, real: list[dict], passes: list[dict] | None = None) -> list[str]:
+    """What sets the judge's peak, from :func:`judge_batches`, the judge's measured pair and its per-pass runs
+    (``judge_memory_passes.py``)."""
     if not shapes:
         return []
     found = [(small, large) for small, large in pairs(real) if large["metric"] == "judge"]
     by_n = {row["n"]: row for row in shapes["rows"]}
+    bound = (f" and at most {shapes['tokens_per_pass']:,} tokens (from code {JUDGE_TOKEN_BOUND} on)"
+             if shapes.get("tokens_per_pass") else "")
     lines = ["", "### `judge`: what grows on few items",
              "",
-             f"On the CPU the judge runs prompts of one token length together, at most {shapes['batch_size']} per "
-             "forward pass, and the model",
+             f"On the CPU the judge runs prompts of one token length together, at most {shapes['batch_size']} "
+             f"prompts{bound} per forward pass, and the model",
              f"computes the logits of its last {shapes['kept_positions']} positions only (every position before code "
              f"4365897): rows x {shapes['kept_positions']} x {shapes['vocabulary']:,} float32 values "
              f"({shapes['model']}).",
              "The largest such pass on the first *items* items (`--judge-batches`, prompts built as the judge builds "
              "them; each",
-             f"engine batch of {ENGINE_BATCH} items is one encoder call):",
+             f"engine batch of {ENGINE_BATCH} items is one encoder call; computed from the prompts, no model run):",
              "",
              "| items | largest pass (rows x tokens) | its logits (MB) | longest prompt (tokens) |",
              "|---|---|---|---|"]
@@ -198,15 +205,74 @@ def judge_lines(shapes: dict | None, real: list[dict]) -> list[str]:
         if small["n"] in by_n and large["n"] in by_n:
             measured = large["maxrss_mb"] - small["maxrss_mb"]
             logits = by_n[large["n"]]["logits_mb"] - by_n[small["n"]]["logits_mb"]
-            rest = (f"; the other {measured - logits:+.0f} MB are not attributed (not investigated)"
+            rest = ((f"; the other {measured - logits:+.0f} MB: see the passes below" if passes else
+                     f"; the other {measured - logits:+.0f} MB are not attributed (not investigated)")
                     if abs(measured - logits) > 10 else "")
-            lines += ["", f"Measured from {small['n']:,} to {large['n']:,} items (the newest pair): {measured:+.0f} MB "
-                          f"of peak RSS; the largest pass's logits: {logits:+.0f} MB{rest}."]
+            label = f", {_label(large)}" if _label(large) else ""
+            lines += ["", f"Measured from {small['n']:,} to {large['n']:,} items (the newest pair{label}): "
+                          f"{measured:+.0f} MB of peak RSS; the largest pass's logits: {logits:+.0f} MB{rest}."]
+    lines += pass_lines(passes or [])
+    largest = max(shapes["rows"], key=lambda r: r["n"])
+    since = min(r["n"] for r in shapes["rows"] if (r["rows"], r["length"]) == (largest["rows"], largest["length"]))
+    if passes:
+        lines += ["", "What grows: between passes the run holds the model's weights, the tokenizer and the kept "
+                      "results (at most the 32 MB",
+                  "budget); the *held* columns show it grow in the first passes and not after them. The peak is "
+                  "the largest pass",
+                  "on top of it: its activations and logits, which grow with its tokens (prompts x length), and "
+                  "freed C heap that the",
+                  "pass touches again: each time a larger block is freed, glibc raises its mmap threshold (up to "
+                  "32 MB), so the big",
+                  "tensors of later passes come from a fragmented heap instead of fresh pages; with a fixed "
+                  "threshold the same pass",
+                  "adds less, for more CPU time (fresh pages for every large tensor). The largest pass is a maximum "
+                  "over the items, not",
+                  f"a leak: it stops growing once the largest pass the bound allows has appeared "
+                  f"({largest['rows']} x {largest['length']} from {since:,} items on in",
+                  "the table above), and from code "
+                  f"{JUDGE_TOKEN_BOUND} on the bound on a pass's tokens keeps that pass small."]
     if SIZES[0] in by_n and SIZES[1] in by_n:
-        grow = by_n[SIZES[1]]["logits_mb"] - by_n[SIZES[0]]["logits_mb"]
-        lines += [f"From {SIZES[0]:,} to {SIZES[1]:,} items the largest pass's logits change by {grow:+.0f} MB: "
-                  "a prediction from the shapes, not a measurement; whether the rest of the judge's peak stops "
-                  "growing too was not measured."]
+        first, last = by_n[SIZES[0]], by_n[SIZES[1]]
+        grow = last["logits_mb"] - first["logits_mb"]
+        same = (f"the largest pass is {last['rows']} x {last['length']} at both, so what it adds does not grow; "
+                if (first["rows"], first["length"]) == (last["rows"], last["length"]) else "")
+        lines += ["", f"From {SIZES[0]:,} to {SIZES[1]:,} items the largest pass's logits change by {grow:+.0f} MB "
+                  f"(longest prompt {first['longest_prompt']} to {last['longest_prompt']} tokens): {same}"
+                  "a prediction from the shapes, not a measurement of those sizes."]
+    return lines
+
+
+def last_growth(detail: list[dict]) -> str:
+    """The number of the last pass before which what the run held had grown by more than 1 MB since the pass
+    before it (the first pass, which reads the weights in, left out); "-" when it never did."""
+    grew = [i + 1 for i in range(2, len(detail)) if detail[i]["baseline_mb"] - detail[i - 1]["baseline_mb"] > 1.0]
+    return str(grew[-1]) if grew else "-"
+
+
+def pass_lines(passes: list[dict]) -> list[str]:
+    """The judge's per-pass runs (``judge_memory_passes.py``): what is held between passes and what its largest
+    pass adds."""
+    if not passes:
+        return []
+    lines = ["", "Per forward pass (`benchmarks/judge_memory_passes.py`: the same command in-process on the same "
+                 "items; *held* is the",
+             "resident memory before a pass, after the first pass read the weights in and at the end; *added* is the "
+             "pass's own",
+             "high-water mark above what was held before it; *fixed mmap threshold* runs with "
+             "`MALLOC_MMAP_THRESHOLD_=131072`, so",
+             "glibc hands every freed block over 128 KB back at once instead of raising that threshold as the run "
+             "frees larger blocks):",
+             "",
+             "| code | label | items | passes | held after the first / at the end (MB) | held last grew (> 1 MB) at pass "
+             "| largest pass (rows x tokens) | it added (MB) | peak RSS (MB) | CPU s in passes | load before / after "
+             "| date |",
+             "|---" * 12 + "|"]
+    for r in sorted(passes, key=lambda r: r["date"]):
+        lines.append(f"| {r['code']} | {r['label']} | {r['n']:,} | {r['passes']} | {r['baseline_first_mb']:.0f} / "
+                     f"{r['baseline_last_mb']:.0f} | {last_growth(r.get('passes_detail', []))} | {r['top_pass']} | "
+                     f"{r['top_transient_mb']:.0f} | "
+                     f"{r['peak_mb']:.0f} | {r['passes_cpu_s']:.0f} | {r['load']:.1f} / {r['load_after']:.1f} | "
+                     f"{r['date']} |")
     return lines
 
 
@@ -344,7 +410,7 @@ def table(runs: list[dict], with_refs: bool) -> list[str]:
     return lines
 
 
-def report(results: dict, shapes: dict | None = None) -> str:
+def report(results: dict, shapes: dict | None = None, passes: list[dict] | None = None) -> str:
     runs = [renamed(r) for r in results["runs"] if r["status"] == 0]
     real = [r for r in runs if _items(r) == "asset-valid"]
     synthetic = [r for r in runs if _items(r) == "synthetic"]
@@ -409,7 +475,7 @@ def report(results: dict, shapes: dict | None = None) -> str:
         "",
         *(growth_lines(real, True) or ["No pair of runs recorded yet."]),
         *unmeasured_lines(real),
-        *judge_lines(shapes, real),
+        *judge_lines(shapes, real, passes),
         "",
         "## Earlier rows: short synthetic items, one reference",
         "",
@@ -448,7 +514,8 @@ def main() -> None:
     if args.write:
         runs = [row for path in sorted(RESULTS.parent.glob("memory*.json")) for row in json.loads(path.read_text())["runs"]]
         shapes = json.loads(JUDGE_BATCHES.read_text()) if JUDGE_BATCHES.exists() else None
-        write_report(DOC, report({"runs": runs}, shapes))
+        passes = json.loads(JUDGE_PASSES.read_text())["runs"] if JUDGE_PASSES.exists() else None
+        write_report(DOC, report({"runs": runs}, shapes, passes))
     elif args.judge_batches:
         JUDGE_BATCHES.write_text(json.dumps(judge_batches(Path(args.data_dir), args.sizes), indent=1) + "\n")
     else:

@@ -52,10 +52,50 @@ def test_the_judge_section_compares_its_growth_with_its_largest_pass():
     lines = bench_memory.judge_lines(shapes, runs)
     assert "| 200 | 10 x 273 | 512 | 400 |" in lines
     assert "computes the logits of its last 16 positions only (every position before code 4365897): rows x 16 x 49,152 float32 values (m)." in lines
-    assert "Measured from 40 to 200 items (the newest pair): +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
+    assert "Measured from 40 to 200 items (the newest pair, after heap trim): +352 MB of peak RSS; the largest pass's logits: +352 MB." in lines
     more = runs + [_row("judge", 1000, 2071, "2026-11-27 08:27 UTC", 893)]
     shapes["rows"].append({"n": 1000, "rows": 16, "length": 291, "longest_prompt": 400, "logits_mb": 873.0})
-    assert ("Measured from 200 to 1,000 items (the newest pair): +581 MB of peak RSS; the largest pass's logits: "
+    assert ("Measured from 200 to 1,000 items (the newest pair, after heap trim): +581 MB of peak RSS; the largest pass's logits: "
             "+361 MB; the other +220 MB are not attributed (not investigated).") in bench_memory.judge_lines(shapes, more)
     assert any(line.startswith("From 3,000 to 15,000 items the largest pass's logits change by +0 MB") for line in lines)
     assert bench_memory.judge_lines(None, runs) == []
+
+
+def test_the_judge_section_shows_its_per_pass_runs():
+    runs = [_row("judge", 40, 984, "2026-11-27 08:59 UTC", 33), _row("judge", 1000, 1238, "2026-11-27 08:59 UTC", 715)]
+    shapes = {"model": "m", "vocabulary": 49152, "batch_size": 16, "kept_positions": 16, "tokens_per_pass": 2048,
+              "rows": [{"n": n, "rows": r, "length": t, "longest_prompt": p, "logits_mb": r * 16 * 49152 * 4 / 2**20}
+                       for n, r, t, p in ((40, 3, 284, 354), (1000, 7, 292, 370), (3000, 7, 292, 378),
+                                          (15000, 7, 292, 393))]}
+    passes = [{"code": "abc1234", "label": "no token bound", "n": 400, "passes": 86, "baseline_first_mb": 946.1,
+               "baseline_last_mb": 960.5, "top_pass": "14 x 273", "top_transient_mb": 266.4, "peak_mb": 1226.9,
+               "passes_cpu_s": 299.3, "load": 4.0, "load_after": 5.0, "date": "2026-11-27 10:00 UTC"}]
+    lines = bench_memory.judge_lines(shapes, runs, passes)
+    assert any("at most 16 prompts and at most 2,048 tokens (from code" in line for line in lines)
+    assert ("Measured from 40 to 1,000 items (the newest pair, after heap trim): +254 MB of peak RSS; the largest "
+            "pass's logits: +12 MB; the other +242 MB: see the passes below.") in lines
+    assert "| abc1234 | no token bound | 400 | 86 | 946 / 960 | - | 14 x 273 | 266 | 1227 | 299 | 4.0 / 5.0 | 2026-11-27 10:00 UTC |" in lines
+    assert lines[-1] == ("From 3,000 to 15,000 items the largest pass's logits change by +0 MB (longest prompt 378 to "
+                         "393 tokens): the largest pass is 7 x 292 at both, so what it adds does not grow; a prediction "
+                         "from the shapes, not a measurement of those sizes.")
+    assert bench_memory.pass_lines([]) == []
+
+
+def test_a_per_pass_run_is_summarised_by_its_largest_pass_and_what_is_held_between_passes():
+    import judge_memory_passes
+
+    def one(rows, tokens, baseline, peak):
+        return {"rows": rows, "tokens": tokens, "baseline_mb": baseline, "peak_mb": peak, "cpu_s": 1.5}
+
+    passes = [one(1, 350, 450.0, 950.0), one(7, 292, 940.0, 1080.0), one(2, 300, 955.0, 990.0), one(1, 200, 950.0, 965.0)]
+    got = judge_memory_passes.summary(passes, loading_peak_mb=700.0)
+    assert got == {"passes": 4, "peak_mb": 1080.0, "top_pass": "7 x 292", "top_transient_mb": 140.0,
+                   "top_baseline_mb": 940.0, "baseline_first_mb": 940.0, "baseline_last_mb": 950.0,
+                   "baseline_max_mb": 955.0, "passes_cpu_s": 6.0}
+    assert judge_memory_passes.summary(passes[:1], loading_peak_mb=1200.0)["peak_mb"] == 1200.0
+
+
+def test_the_last_pass_where_what_is_held_grew():
+    detail = [{"baseline_mb": mb} for mb in (450.0, 946.0, 946.5, 951.3, 951.4, 956.0, 956.2, 956.1)]
+    assert bench_memory.last_growth(detail) == "6"  # 951.4 -> 956.0 before the sixth pass
+    assert bench_memory.last_growth(detail[:3]) == "-"  # the first pass reads the weights in: left out

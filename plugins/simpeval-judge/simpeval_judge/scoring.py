@@ -83,12 +83,12 @@ KEPT_POSITIONS = 16
 
 CPU_TOKENS_PER_PASS = 2048
 """On the CPU, a forward pass holds at most this many tokens (prompts x length) besides at most ``batch_size``
-prompts; a longer prompt goes alone. A pass's activations grow with its tokens and the largest pass sets a
-run's peak memory: on the ASSET validation items (prompts of 250-400 tokens), 16 prompts of 273-291 tokens
-added 266 MB above the 960 MB held between passes, about half of it freed C heap that glibc's growing mmap
-threshold had fragmented; at most 2,048 tokens (7 prompts of 287) added 142 MB, peak RSS 1,227 -> 1,102 MB on
-400 items, with the same CPU time (2.58 ms per token: it is flat from about 900 tokens per pass up, 3.0 ms for one
-prompt alone). ``benchmarks/judge_memory_passes.py``, ``docs/benchmarks/memory.md``."""
+prompts; a longer prompt goes alone. A pass's activations grow with its tokens, and the largest pass sets a
+run's peak memory: on 400 ASSET validation items (prompts of 250-400 tokens), passes of 14-15 prompts of 273-282
+tokens added 161 and 266 MB (two runs) above the 960 MB held between passes, much of it freed C heap that
+glibc's rising mmap threshold had fragmented; at most 2,048 tokens (7 prompts of 287-292) added 70 and 142 MB,
+peak RSS 1,123 / 1,227 -> 1,031 / 1,102 MB, with the same CPU time per token (flat from about 900 tokens per
+pass up; one prompt alone costs 17% more). ``benchmarks/judge_memory_passes.py``, ``docs/benchmarks/memory.md``."""
 
 
 def last_token_reader(ids: Sequence[int]):
