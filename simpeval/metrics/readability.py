@@ -104,8 +104,9 @@ def _syllable_counts(lang: str) -> Callable[[list[str]], list[int]]:
 class _HyphenatedSyllables:
     """Word -> pyphen's hyphenation points of the lower-cased word in one language's dictionary, plus
     one, with the word's other counts: packed in one int (:data:`_FIELD`), (1, letters, syllables, more
-    than six letters, one syllable, three syllables or more), so that a text's counts are one sum over
-    its words, in C (:meth:`total`). Counted on first sight, for a text's new words at once, with
+    than six letters, one syllable, three syllables or more), so that the counts of a list of words are
+    one sum, in C (:meth:`total`: a word's syllables, and the vocalised Arabic texts of
+    :class:`_OsmanWords`). Counted on first sight, for the new words at once, with
     built-ins over the list of them rather than a Python call per word. Bounded by the vocabulary
     (most words of a text are frequent ones), as EASSE's cache: emptied when it would pass
     :data:`_SYLLABLE_WORDS` words.
@@ -149,12 +150,6 @@ class _HyphenatedSyllables:
         except KeyError:  # new words: counted together
             self._count(list(set(found).difference(codes)))
             return sum(map(codes.__getitem__, found))
-
-    def add(self, found: Sequence[Sequence[str]]) -> None:
-        """Count the words of many texts not counted yet (``found``: each text's words), together."""
-        new = set().union(*found).difference(self.codes)
-        if new:
-            self._count(list(new))
 
     def _no_tokens(self, columns: int) -> None:
         self.token_ids: dict[str, int] = {}  # whitespace token -> its row in ``rows``
