@@ -39,6 +39,22 @@ def test_the_verdict_names_every_metric():
                           "items: no verdict).")
 
 
+
+def test_a_pair_measured_on_a_gpu_is_judged_apart_from_the_cpu():
+    gpu = "GPU NVIDIA H100 80GB HBM3"
+    runs = [_row("judge", 1000, 1080, "2026-11-27 10:30 UTC", 770), _row("judge", 3000, 1106, "2026-11-27 11:04 UTC", 2118),
+            {**_row("judge", 3000, 1676, "2026-11-27 12:24 UTC"), "device": gpu},
+            {**_row("judge", 15000, 1747, "2026-11-27 12:25 UTC"), "device": gpu}]
+    line = bench_memory.verdict_line(runs)
+    # the GPU's pair gets the GPU's verdict, named as such; the CPU's pair (rows without a device) is not mixed in
+    assert f"met by `judge` on the {gpu} (+71 MB); not met by none; not measured: " in line
+    assert "`judge` on the CPU (1.48 items per CPU-second between its 1,000- and 3,000-item runs" in line
+    growth = [g for g in bench_memory.growth_lines(runs, True) if "`judge`" in g]
+    assert growth[0].endswith("1,000 to 3,000 items, peak RSS 1080 to 1106 MB (+26 MB) (not the target's 3,000 and "
+                              "15,000 items: no verdict).")
+    assert growth[1].startswith(f"- `judge` (after heap trim) on the {gpu}, budget 32 MB")
+    assert growth[1].endswith("3,000 to 15,000 items, peak RSS 1676 to 1747 MB (+71 MB) (target: at most +80 MB: met).")
+
 def test_sledoc_gets_one_target_level():
     assert bench_memory.metric_spec("sledoc") == "sledoc:target=2"
     assert bench_memory.metric_spec("sle") == "sle"
