@@ -57,33 +57,36 @@ def prompt_tokens(run, device: str, sources: list[str], outputs: list[str]) -> l
                                      True), add_special_tokens=False)["input_ids"]) for s, o in zip(sources, outputs)]
 
 
-def prefix_reuse(run, network, device: str, sources: list[str], outputs: list[str]) -> tuple[float, float]:
-    """What reusing the rubric's key/value cache would change on these items: the largest difference of a
-    rating from the plain forward pass, and the share of prompt tokens it would skip."""
-    import copy
-
-    import torch
-
-    from simpeval_judge import prompts, scoring
-    from simpeval_judge.metrics import _as_prompt, _judge_encoder
+def beginning_tokens(run, device: str, sources: list[str], outputs: list[str]) -> list[int]:
+    """The tokens of each item's simplicity prompt that the judge reads once per run: the rubric's fixed
+    beginning (:func:`simpeval_judge.metrics.fixed_beginning`) where the prompt starts with it, else 0."""
+    from simpeval_judge import prompts
+    from simpeval_judge.metrics import _as_prompt, _cut, _judge_encoder, fixed_beginning
 
     _, tokenizer = _judge_encoder(run, "smollm2-135m", "judge:model", device, None, 16, False, True)
-    ids = scoring.answer_ids(tokenizer)
     text = prompts.template("simplicity")
-    rows = [tokenizer(_as_prompt(tokenizer, prompts.render(text, s, o), True), add_special_tokens=False)["input_ids"]
-            for s, o in zip(sources, outputs)]
-    shared = 0
-    while all(len(r) > shared + 1 and r[shared] == rows[0][shared] for r in rows):
-        shared += 1
-    largest = 0.0
-    with torch.no_grad():
-        cache = network(input_ids=torch.tensor([rows[0][:shared]]), use_cache=True).past_key_values
-        for row in rows:
-            full = network(input_ids=torch.tensor([row]), use_cache=False).logits[0, -1, ids]
-            part = network(input_ids=torch.tensor([row[shared:]]), past_key_values=copy.deepcopy(cache),
-                           use_cache=True).logits[0, -1, ids]
-            largest = max(largest, abs(float(scoring.expected_rating(full) - scoring.expected_rating(part))))
-    return largest, shared * len(rows) / sum(map(len, rows))
+    beginning = fixed_beginning(tokenizer, text, True)
+    rows = [tokenizer(_as_prompt(tokenizer, prompts.render(text, _cut(tokenizer, s, 1024), _cut(tokenizer, o, 1024)),
+                                 True), add_special_tokens=False)["input_ids"] for s, o in zip(sources, outputs)]
+    return [len(beginning) if row[:len(beginning)] == beginning and len(row) > len(beginning) else 0 for row in rows]
+
+
+def plain_forward(device: str, sources: list[str], outputs: list[str], warm):
+    """The simplicity judge on the items with every prompt read whole (no beginning kept), in a run of its own:
+    its scores and its CPU seconds (after its model load, timed apart), the baseline of the beginnings' saving."""
+    from unittest import mock
+
+    from simpeval.run import Run
+    from simpeval_judge import scoring
+    from simpeval_judge.metrics import Judge
+
+    whole = scoring.last_token_reader
+    with mock.patch.object(scoring, "last_token_reader", lambda ids, beginnings=(): whole(ids)), Run() as run:
+        judge = Judge(device=device, progress=False)
+        judge.bind_run(run)
+        judge.sentence_scores([warm.source], [warm.output])  # the model's load, on an item outside the sample
+        result, wall, cpu, loads = timed(lambda: judge.sentence_scores(sources, outputs))
+    return result["judge"], wall, cpu, loads
 
 
 def main() -> None:
@@ -127,19 +130,23 @@ def main() -> None:
             scores[aspect], masses[aspect] = result["judge"], result["judge-mass"]
             rows.append((aspect, judge.signature(), wall, cpu, loads))
         tokens = prompt_tokens(run, args.device, sources, outputs)
+        skipped = beginning_tokens(run, args.device, sources, outputs)
         network = run.resource(("judge-model", models.content_hash(path), args.device, None), lambda: None)[1]
-        reuse_difference, reuse_share = prefix_reuse(run, network, args.device, sources[:3], outputs[:3])
         flops_per_token = 2 * sum(p.numel() for name, p in network.named_parameters() if "embed_tokens" not in name and "lm_head" not in name)
         vocabulary_flops = 2 * network.get_output_embeddings().weight.numel()
     signature = rows[0][1]
     speed = rows[0]
+    plain, plain_wall, plain_cpu, plain_loads = plain_forward(args.device, sources, outputs, warm)
+    moved = np.abs(np.array(plain) - np.array(scores["simplicity"]))
     from machine import matmul_rate
 
     rate = matmul_rate(THREADS) if args.device == "cpu" else math.nan
     from simpeval_judge.scoring import KEPT_POSITIONS
 
-    # the vocabulary product covers only the last KEPT_POSITIONS positions of each prompt
-    work = sum(tokens) * flops_per_token + sum(min(t, KEPT_POSITIONS) for t in tokens) * vocabulary_flops
+    # the vocabulary product covers only the last KEPT_POSITIONS positions of each prompt, and the rubric's
+    # beginning is read once per run (not counted: once for all the items)
+    read = [t - b for t, b in zip(tokens, skipped)]
+    work = sum(read) * flops_per_token + sum(min(t, KEPT_POSITIONS) for t in read) * vocabulary_flops
 
     speed_lines = [
         "| aspect | items | wall s | items/s (wall) | CPU s | items per CPU-s | load average before / after |",
@@ -185,15 +192,22 @@ def main() -> None:
         "",
         *speed_lines,
         "",
-        f"Each item is one forward pass over its prompt ({min(tokens)}-{max(tokens)} tokens, mean {sum(tokens) / n:.0f}, "
-        f"most of them the rubric): {work / n / 1e9:.0f} GFLOP of matrix products per item (2 x {flops_per_token / 2e6:.0f}M "
-        f"weights per token, plus the vocabulary's {vocabulary_flops / 2e6:.0f}M at the last {KEPT_POSITIONS} positions). This machine's "
-        f"float32 matrix-product rate with {THREADS} threads, measured now: {rate / 1e9:.0f} GFLOP/s, so at best "
-        f"{rate / (work / n):.2f} items/s; the simplicity row reached {n / speed[2] / (rate / (work / n)):.0%} of that. On the CPU a "
-        "batch holds prompts of one length only, so no padding is computed. Reusing the rubric's key/value cache "
-        f"across items would skip {reuse_share:.0%} of the prompt tokens of the first three items, but it rounds "
-        f"differently: their ratings moved by up to {reuse_difference:.1e}, and a judge's score is to equal "
-        "transformers' own forward pass to 1e-6. It is not done.",
+        f"Each prompt has {min(tokens)}-{max(tokens)} tokens (mean {sum(tokens) / n:.0f}); the first {max(skipped)} of the "
+        f"simplicity rubric's are the same in every prompt ({sum(skipped) / sum(tokens):.0%} of all the tokens here), "
+        "so the judge reads them once per run and keeps their keys and values, and each forward pass computes only "
+        f"the positions after them: {work / n / 1e9:.1f} GFLOP of matrix products per item (2 x "
+        f"{flops_per_token / 2e6:.0f}M weights per token, plus the vocabulary's {vocabulary_flops / 2e6:.0f}M at the "
+        f"last {KEPT_POSITIONS} positions). This machine's float32 matrix-product rate with {THREADS} threads, measured "
+        f"now: {rate / 1e9:.0f} GFLOP/s, so at best {rate / (work / n):.2f} items/s; the simplicity row reached "
+        f"{n / speed[2] / (rate / (work / n)):.0%} of that. On the CPU a batch holds prompts of one length only, so no "
+        "padding is computed.",
+        "",
+        f"Every prompt read whole instead (the same items in a run of their own): {plain_wall:.1f} s wall, "
+        f"{plain_cpu:.1f} CPU-s, {n / plain_cpu:.2f} items per CPU-s (load average {plain_loads[0]:.1f} / "
+        f"{plain_loads[1]:.1f}), so keeping the rubric's beginning takes {plain_cpu / speed[3]:.1f}x less CPU time. "
+        "It computes the same positions in other matrix shapes, which round otherwise: the ratings moved by at most "
+        f"{moved.max():.1e} (median {np.median(moved):.1e}); the judge's score is to equal transformers' own "
+        "forward pass over the whole prompt to 1e-4 (tested on SmolLM2 and on a tiny model).",
         "",
         "## Correlations with the raters (a plumbing check, not a quality claim)",
         "",

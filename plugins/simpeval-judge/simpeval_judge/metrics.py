@@ -225,6 +225,15 @@ def _as_prompt(tokenizer: Any, message: str, chat: bool) -> str:
                                          add_generation_prompt=True)
 
 
+def fixed_beginning(tokenizer: Any, text: str, chat: bool) -> list[int]:
+    """The token ids that every prompt of template ``text`` starts with: the prompt up to its first field,
+    tokenised, less its last token (which the field's first word may merge into). The reader checks each
+    batch's rows against it (:func:`simpeval_judge.scoring.last_token_reader`), so a tokenizer that merges
+    further only costs the saving."""
+    head = _as_prompt(tokenizer, prompts.render(text, "\x00", "\x00"), chat).split("\x00", 1)[0]
+    return tokenizer(head, add_special_tokens=not chat)["input_ids"][:-1]
+
+
 def _judge_encoder(run: Any, model: str, option: str, device: str | None, dtype: str | None, batch_size: int,
                    progress: bool, chat: bool) -> tuple[TextEncoder, Any]:
     """The run's encoder of prompts for ``model`` (its next-token answer logits), and the model's tokenizer.
@@ -250,7 +259,9 @@ def _judge_encoder(run: Any, model: str, option: str, device: str | None, dtype:
             return [{"input_ids": row} for row in rows]
 
         pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-        return TextEncoder(loaded, tokenize, scoring.last_token_reader(ids), pad_id=pad if pad is not None else 0,
+        beginnings = [fixed_beginning(tokenizer, prompts.template(aspect, unit, shots, chat), chat)
+                      for aspect in prompts.ASPECTS for unit in prompts.UNITS for shots in prompts.SHOTS]
+        return TextEncoder(loaded, tokenize, scoring.last_token_reader(ids, beginnings), pad_id=pad if pad is not None else 0,
                            device=target, batch_size=batch_size, progress=progress, description="judge",
                            max_tokens=scoring.CPU_TOKENS_PER_PASS if target.type == "cpu" else None)
 

@@ -13,7 +13,9 @@ Prompts go through the core's encoding service (:class:`simpeval.encoding.TextEn
 prompt once per run, sorted by token length, batches halved when the device runs out of memory, a
 progress bar with an ETA. On the CPU a batch holds prompts of one length (no padding); elsewhere a
 batch is padded on the *left*, so the last position is every row's last token, with position ids
-counted from each row's first real token (what the row would get alone).
+counted from each row's first real token (what the row would get alone). A batch of one length whose
+prompts start with the same rubric text computes only the positions after it, on that beginning's keys
+and values, read once per run (:func:`last_token_reader`).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ peak RSS 1,123 / 1,227 -> 1,031 / 1,102 MB, with the same CPU time per token (fl
 pass up; one prompt alone costs 17% more). ``benchmarks/judge_memory_passes.py``, ``docs/benchmarks/memory.md``."""
 
 
-def last_token_reader(ids: Sequence[int]):
+def last_token_reader(ids: Sequence[int], beginnings: Sequence[Sequence[int]] = ()):
     """``forward(model, batch)`` for the encoding service: per row, the logits of the answer tokens ``ids`` at
     the row's last token and the logsumexp of all the logits there, as one float32 tensor of 6 values.
 
@@ -99,15 +101,29 @@ def last_token_reader(ids: Sequence[int]):
     every position's would be rows x length x vocabulary floats (873 MB for 16 SmolLM2 prompts of 291
     tokens), the peak of a judge run. The last one alone would round the vocabulary product differently
     (1.3e-6 on a SmolLM2 rating: a one-row product takes another kernel), while 16 gave the last
-    position's logits a plain ``model(input_ids)`` call gives bit for bit on the CPU this was measured on;
-    the score is to equal transformers' own to 1e-6 (tested)."""
+    position's logits a plain ``model(input_ids)`` call gives bit for bit on the CPU this was measured on.
+
+    ``beginnings``: token ids that prompts start with (a rubric's text before its first field,
+    :func:`simpeval_judge.metrics.fixed_beginning`). A batch of one length whose rows all start with one
+    of them reads it once per run: its keys and values are computed on first use and kept
+    (:class:`_Beginnings`), and each pass computes only the positions after it. A causal model's states
+    there do not depend on what follows, so this is the same computation in other matrix shapes, which
+    round otherwise: the score is to equal transformers' own forward pass over the whole prompt to 1e-4
+    (tested). ``docs/benchmarks/judge.md`` gives the CPU time it saves and how far it moved the ratings.
+    """
     answers = list(ids)
+    known = _Beginnings(beginnings)
 
     def forward(model: Any, batch: dict[str, torch.Tensor]) -> list[torch.Tensor]:
         import torch
 
         if bool(batch["attention_mask"].all()):  # one length (always on the CPU): the rows as they are
-            logits = model(input_ids=batch["input_ids"], use_cache=False, logits_to_keep=KEPT_POSITIONS).logits
+            rows = batch["input_ids"]
+            beginning = known.shared_by(rows)
+            if beginning is None:
+                logits = model(input_ids=rows, use_cache=False, logits_to_keep=KEPT_POSITIONS).logits
+            else:
+                logits = known.continued(model, rows, beginning)
         else:
             logits = model(**left_padded(batch), use_cache=False, logits_to_keep=KEPT_POSITIONS).logits
         last = logits[:, -1, :].float()
@@ -117,6 +133,54 @@ def last_token_reader(ids: Sequence[int]):
         return [rows[i] for i in range(rows.shape[0])]
 
     return forward
+
+
+class _Beginnings:
+    """Known beginnings of prompts, and the keys and values of each one the model has read (one row each, on
+    the device it was read on, about 10 MB for a SmolLM2 rubric): a judge's prompts repeat their rubric, so
+    a pass need only compute what follows it."""
+
+    def __init__(self, beginnings: Sequence[Sequence[int]]) -> None:
+        # longest first: the most a batch can skip
+        self._ids = sorted({tuple(b) for b in beginnings if b}, key=len, reverse=True)
+        self._states: dict[tuple[tuple[int, ...], Any], list[tuple[torch.Tensor, torch.Tensor]]] = {}
+
+    def shared_by(self, rows: torch.Tensor) -> tuple[int, ...] | None:
+        """The longest known beginning that every row starts with, leaving at least one position after it."""
+        import torch
+
+        for beginning in self._ids:
+            if len(beginning) < rows.shape[1] and bool(
+                    (rows[:, :len(beginning)] == torch.tensor(beginning, device=rows.device)).all()):
+                return beginning
+        return None
+
+    def continued(self, model: Any, rows: torch.Tensor, beginning: tuple[int, ...]) -> torch.Tensor:
+        """The last :data:`KEPT_POSITIONS` positions' logits of ``rows``, which start with ``beginning``: the
+        positions after it computed on the beginning's kept keys and values (every row shares one copy)."""
+        import torch
+        from transformers import DynamicCache
+
+        argument = _cache_argument(model)
+        states = self._states.get((beginning, rows.device))
+        if states is None:
+            cache = DynamicCache(config=model.config)
+            model(input_ids=torch.tensor([beginning], device=rows.device), use_cache=True, **{argument: cache})
+            states = self._states[(beginning, rows.device)] = [(layer.keys, layer.values) for layer in cache.layers]
+        n, start = rows.shape[0], len(beginning)
+        cache = DynamicCache([(keys.expand(n, -1, -1, -1), values.expand(n, -1, -1, -1)) for keys, values in states],
+                             config=model.config)
+        positions = torch.arange(start, rows.shape[1], device=rows.device)[None, :].expand(n, -1)
+        return model(input_ids=rows[:, start:], position_ids=positions, use_cache=True, logits_to_keep=KEPT_POSITIONS,
+                     **{argument: cache}).logits
+
+
+def _cache_argument(model: Any) -> str:
+    """The name under which the model's forward takes a key-value cache: ``cache`` in the transformers installed
+    here (5.24), ``past_key_values`` in earlier 5.x releases (still taken by later ones, with a warning)."""
+    import inspect
+
+    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
 
 
 def ratings(results: Sequence[torch.Tensor]) -> tuple[list[float], list[float]]:

@@ -134,8 +134,8 @@ def test_on_the_cpu_a_pass_holds_at_most_the_token_bound(tiny_llm, monkeypatch):
     shapes = []
     reader = scoring.last_token_reader
 
-    def recording(ids):
-        forward = reader(ids)
+    def recording(ids, beginnings=()):
+        forward = reader(ids, beginnings)
 
         def recorded(model, batch):
             shapes.append(tuple(batch["input_ids"].shape))
@@ -152,3 +152,34 @@ def test_on_the_cpu_a_pass_holds_at_most_the_token_bound(tiny_llm, monkeypatch):
     assert shapes == [(3, length), (3, length), (2, length)]
     np.testing.assert_allclose(bounded["judge"], whole["judge"], atol=1e-6)
     np.testing.assert_allclose(bounded["judge-mass"], whole["judge-mass"], rtol=1e-5)
+
+
+@pytest.mark.parametrize("chat", [True, False])
+def test_a_kept_beginning_gives_the_ratings_of_the_whole_prompt(tiny_llm, chat):
+    """Rows that start with a rubric's fixed beginning are computed after it, on its kept keys and values (read
+    once); their ratings are those of the whole prompt within the judge's 1e-4 contract. Rows that do not start
+    with it are read whole."""
+    from simpeval_judge.metrics import _as_prompt, fixed_beginning
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_llm)
+    model = AutoModelForCausalLM.from_pretrained(tiny_llm).eval()
+    ids = scoring.answer_ids(tokenizer)
+    text = prompts.template("simplicity", chat=chat)
+    beginning = fixed_beginning(tokenizer, text, chat)
+    rows = [tokenizer(_as_prompt(tokenizer, prompts.render(text, s, o), chat), add_special_tokens=not chat)["input_ids"]
+            for s, o in zip(SOURCES[:2], OUTPUTS[:2])]
+    batch = torch.tensor([row[:min(map(len, rows))] for row in rows])  # one length, as on the CPU
+    assert len(beginning) > 10 and all(row[:len(beginning)] == beginning for row in batch.tolist())
+    known = scoring._Beginnings([beginning, beginning[:5]])
+    assert known.shared_by(batch) == tuple(beginning)  # the longest that every row starts with
+    assert known.shared_by(batch.flip(1)) is None
+    with torch.no_grad():
+        full = scoring.last_token_reader(ids)(model, {"input_ids": batch, "attention_mask": torch.ones_like(batch)})
+        kept = scoring.last_token_reader(ids, [beginning])
+        once = kept(model, {"input_ids": batch, "attention_mask": torch.ones_like(batch)})
+        again = kept(model, {"input_ids": batch, "attention_mask": torch.ones_like(batch)})
+    want, got = scoring.ratings(full), scoring.ratings(once)
+    np.testing.assert_allclose(got[0], want[0], atol=1e-4)
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-4)
+    assert scoring.ratings(again) == got  # the kept states, reused unchanged
+    assert len(set(want[0])) == 2

@@ -69,7 +69,9 @@ def test_the_signature_names_model_hash_template_hash_and_decoding(two_runs, smo
 
 
 def test_three_items_equal_transformers_reading_the_gguf_itself(two_runs, smollm2, asset20):
-    """The oracle: transformers loads the GGUF file directly (no conversion cache), one unpadded prompt at a time."""
+    """The oracle: transformers loads the GGUF file directly (no conversion cache), one unpadded prompt at a time,
+    read whole. The judge reads the rubric's beginning once and each pass the positions after it, which rounds
+    otherwise (at most 1.5e-5 on 60 ASSET items, docs/benchmarks/judge.md): equal within the judge's 1e-4."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -88,7 +90,7 @@ def test_three_items_equal_transformers_reading_the_gguf_itself(two_runs, smollm
         z = logits[digits].double().tolist()
         weights = [math.exp(v - max(z)) for v in z]
         expected = sum(k * w for k, w in zip(range(1, 6), weights)) / sum(weights)
-        assert scores[i] == pytest.approx(expected, abs=1e-6)
+        assert scores[i] == pytest.approx(expected, abs=1e-4)
 
 
 
@@ -104,7 +106,7 @@ def converted_smollm2(smollm2):
 @pytest.mark.parametrize("rows, length", [(1, 200), (3, 284), (16, 64)])
 def test_the_kept_positions_give_the_ratings_of_every_positions_logits(converted_smollm2, rows, length):
     """The judge asks for the logits of the last KEPT_POSITIONS positions only (the whole table is the peak
-    of a run); its ratings must be those of the full forward pass within the judge's 1e-6 contract (on the
+    of a run); its ratings must be those of the full forward pass within 1e-6, tighter than the judge's contract (on the
     AMD EPYC CPU this was measured on the logits were equal bit for bit; other kernels may round otherwise)."""
     import torch
 
