@@ -22,7 +22,8 @@ from simpeval.languages import ENGLISH
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
 from simpeval.syllables import count_syllables
 from simpeval.store import StatsStore, gc_paused, stored
-from simpeval.text import split_sentences, tokenized, tokenized_many
+from simpeval.sentences import sentence_count
+from simpeval.text import tokenized, tokenized_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 
 
@@ -47,18 +48,15 @@ def readability_counts(
     text: str, tokenizer: str, lowercase: bool, *, store: StatsStore | None = None
 ) -> ReadabilityCounts:
     """Counts of one English text (memoised: fkbleu reuses the counts of fkgl)."""
-    return _counts(tokenized(text, tokenizer, lowercase, store=store), store)
+    return _counts(tokenized(text, tokenizer, lowercase, store=store))
 
 
-def _counts(normalized: str, store: StatsStore | None) -> ReadabilityCounts:
-    """The counts of a text given as its tokens joined by spaces."""
-    sentences = words = syllables = 0
-    for sentence in split_sentences(normalized, ENGLISH, store=store):
-        tokens = sentence.split()
-        sentences += 1
-        words += len(tokens)
-        syllables += sum(map(count_syllables, tokens))
-    return ReadabilityCounts(sentences, words, syllables)
+def _counts(normalized: str) -> ReadabilityCounts:
+    """The counts of a text given as its tokens joined by spaces. Punkt's sentences split the text at
+    whitespace only, so their words are the text's: the sentences are counted (:func:`sentence_count`),
+    not made."""
+    tokens = normalized.split()
+    return ReadabilityCounts(sentence_count(normalized, ENGLISH), len(tokens), sum(map(count_syllables, tokens)))
 
 
 def readability_counts_many(
@@ -77,7 +75,7 @@ def _counts_batch(args: list[tuple[str, str, bool]], *, store: StatsStore | None
     found: list[ReadabilityCounts] = []
     for (tokenizer, lowercase), group in groupby(args, itemgetter(1, 2)):
         normalized = tokenized_many(list(map(itemgetter(0), group)), tokenizer, lowercase, store=store)
-        found += map(_counts, normalized, repeat(store))
+        found += map(_counts, normalized)
     return found
 
 
