@@ -49,7 +49,7 @@ def test_a_text_holding_a_lone_nul_keeps_its_tokens() -> None:
 def test_flat_tokens_are_the_tokenized_strings_split() -> None:
     """The tokenizer's own list (texts new to the store) and the stored strings split give the same
     tokens, a lone NUL after each text's, whether or not a text holds a NUL of its own."""
-    from simpeval.text import flat_tokens, tokenized_many
+    from simpeval.text import flat_tokens, tokenized, tokenized_many
     from simpeval.tokenizers import get_tokenizer
 
     for texts in ([*SOURCES, *OUTPUTS, ""], ["a\x00b.", "1.5,c", ""], []):
@@ -59,6 +59,10 @@ def test_flat_tokens_are_the_tokenized_strings_split() -> None:
             assert (joined, flat) == (tokenized_many(texts, tokenizer, store=None), expected)
             store = StatsStore()
             assert flat_tokens(texts, tokenizer, store=store) == expected  # tokenized here
+            # the strings are kept as tokenized() keeps them, each counted as computed once
+            assert (len(store), store.misses) == (len(texts), len(texts))
+            assert [tokenized(text, tokenizer, False, store=store) for text in texts] == joined
             assert flat_tokens(texts, tokenizer, store=store) == expected  # from the store
+            assert store.misses == len(texts)
             assert flat_tokens(texts, tokenizer, True, store=store) == " \x00 ".join(
                 [*tokenized_many(texts, tokenizer, True, store=None), ""]).split()
