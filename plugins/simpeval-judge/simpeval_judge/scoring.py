@@ -20,6 +20,7 @@ and values, read once per run (:func:`last_token_reader`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -168,11 +169,33 @@ class _Beginnings:
             model(input_ids=torch.tensor([beginning], device=rows.device), use_cache=True, **{argument: cache})
             states = self._states[(beginning, rows.device)] = [(layer.keys, layer.values) for layer in cache.layers]
         n, start = rows.shape[0], len(beginning)
-        cache = DynamicCache([(keys.expand(n, -1, -1, -1), values.expand(n, -1, -1, -1)) for keys, values in states],
-                             config=model.config)
+        cache = _read_only(model.config, [(keys.expand(n, -1, -1, -1), values.expand(n, -1, -1, -1))
+                                          for keys, values in states])
         positions = torch.arange(start, rows.shape[1], device=rows.device)[None, :].expand(n, -1)
         return model(input_ids=rows[:, start:], position_ids=positions, use_cache=True, logits_to_keep=KEPT_POSITIONS,
                      **{argument: cache}).logits
+
+
+def _read_only(config: Any, states: list[tuple[torch.Tensor, torch.Tensor]]) -> Any:
+    """A key-value cache holding ``states`` (per layer) that gives each layer its keys and values followed by
+    the pass's own, without keeping those: a pass then holds one layer's joined keys and values at a time, not
+    every layer's (94 MB for 7 SmolLM2 prompts of 292 tokens), and the beginning's states stay as they are."""
+    return _read_only_cache()(states, config=config)
+
+
+@functools.cache
+def _read_only_cache() -> type:
+    """:func:`_read_only`'s class, made on first use (transformers is imported only when a model runs)."""
+    import torch
+    from transformers import DynamicCache
+
+    class ReadOnlyCache(DynamicCache):
+        def update(self, key_states: torch.Tensor, value_states: torch.Tensor, layer_idx: int, *args: Any,
+                   **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+            layer = self.layers[layer_idx]
+            return torch.cat([layer.keys, key_states], dim=-2), torch.cat([layer.values, value_states], dim=-2)
+
+    return ReadOnlyCache
 
 
 def _cache_argument(model: Any) -> str:
