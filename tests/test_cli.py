@@ -70,6 +70,21 @@ def test_empty_lines_are_items_with_a_defined_score(files, tmp_path):
     assert all(len(v) == 2 and v[0] == v[0] for v in sentences.values())  # one number per line, never NaN
 
 
+
+def test_a_score_without_a_value_is_noted_with_how_many_and_the_first_line(tmp_path):
+    orig, output = tmp_path / "orig.txt", tmp_path / "sys.txt"
+    orig.write_text("Ein kurzer Satz hier .\n\nNoch einer .\n", encoding="utf-8")
+    output.write_text("Kurz .\n\nEiner .\n", encoding="utf-8")  # line 2 has no words: no reading ease
+    for shown in ("csv", "table"):  # csv rows are streamed out, not kept: counted as they go
+        result = run("evaluate", "--orig", orig, "--sys", output, "-m", "fre,lix", "--lang", "de", "--sentence-level",
+                     "--format", shown, "--batch-size", "1")
+        assert result.exit_code == 0, result.output
+        for name in ("fre", "lix"):
+            assert f"# note: {name} has no value (nan) on 1 of 3 items (the first at index 1), e.g. a text without " \
+                   "words" in result.stderr.splitlines()
+    fine = run("evaluate", "--orig", orig, "--sys", orig, "-m", "fkgl", "--sentence-level", "--format", "csv")
+    assert "no value" not in fine.stderr
+
 def test_output_file_is_written(files, tmp_path):
     out = tmp_path / "scores.csv"
     result = run("evaluate", "--orig", files["orig"], "--sys", files["sys"], "-m", "fkgl", "--format", "csv", "-o", out)

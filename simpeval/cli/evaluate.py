@@ -17,7 +17,7 @@ import click
 from simpeval.cli.language import lang_option
 from simpeval.cli.parallel import parallel_options
 from simpeval.engine.metrics import DEFAULT_METRICS_WITH_REFS, DEFAULT_METRICS_WITHOUT_REFS
-from simpeval.engine.results import format_result
+from simpeval.engine.results import EvaluationResult, format_result
 
 
 @dataclass
@@ -181,3 +181,13 @@ def evaluate(**options) -> None:
     note = bleu_casing_note(result.signatures.values())
     if note and given.fmt != "json":
         click.echo(note, err=True)
+    if given.fmt != "json":  # JSON shows each as null
+        for line in undefined_notes(result):
+            click.echo(line, err=True)
+
+
+def undefined_notes(result: EvaluationResult) -> list[str]:
+    """A note for each sub-score that is NaN on some items: a readability formula has no value for a text
+    without words, and a table cell "nan" alone does not say how many items or where."""
+    return [f"# note: {name} has no value (nan) on {count} of {result.n_items} items (the first at index {first}), "
+            "e.g. a text without words" for name, (count, first) in result.undefined.items()]

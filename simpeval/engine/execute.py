@@ -142,6 +142,7 @@ def score_source(
                                 collected.items if sentence_level and not rows_now else None,
                                 corpus if corpus_level else None,
                                 [kept if wanted else None for kept, wanted in zip(collected.item_statistics, rows)])
+        result.undefined = {sub: collected.undefined[i][sub] for i, sub in columns if sub in collected.undefined[i]}
         if staged is not None:
             if not rows_now:
                 staged.write(output.render(result, source.ids))

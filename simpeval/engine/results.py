@@ -31,6 +31,9 @@ class EvaluationResult:
     item_statistics: dict[str, list[list[float]]] = field(default_factory=dict)
     """Per sub-score of a corpus-level metric, its metric's per-item corpus statistics (one list per
     item), when the run kept them (paired tests): the same list for every sub-score of a metric."""
+    undefined: dict[str, tuple[int, int]] = field(default_factory=dict)
+    """Per sub-score scored item by item: how many items it gave NaN (no value, e.g. a readability formula
+    on a text without words) and the first of them (0-based), also when the scores were streamed out."""
 
     @property
     def score_names(self) -> list[str]:
