@@ -267,9 +267,11 @@ def judge_lines(shapes: dict | None, real: list[dict], passes: list[dict] | None
         grow = last["logits_mb"] - first["logits_mb"]
         same = (f"the largest pass is {last['rows']} x {last['length']} at both, so what it adds does not grow; "
                 if (first["rows"], first["length"]) == (last["rows"], last["length"]) else "")
+        measured = any(_judged(small, large) for small, large in found)
         lines += ["", f"From {SIZES[0]:,} to {SIZES[1]:,} items the largest pass's logits change by {grow:+.0f} MB "
                   f"(longest prompt {first['longest_prompt']} to {last['longest_prompt']} tokens): {same}"
-                  "a prediction from the shapes, not a measurement of those sizes."]
+                  "a prediction from the shapes" + ("; the runs at those sizes are measured above." if measured else
+                                                    ", not a measurement of those sizes.")]
     return lines
 
 
@@ -421,11 +423,10 @@ def not_measured_reason(metric: str, real: list[dict]) -> str:
 
 
 def unmeasured_lines(real: list[dict]) -> list[str]:
-    """The metrics of :data:`METRICS` without an *after* run at both sizes on real items: said, not hidden."""
-    missing = [name for name in METRICS
-               if not all(any(r["metric"] == name and r["n"] == n and _label(r).startswith("after") and _device(r) == CPU
-                              for r in real)
-                          for n in SIZES)]
+    """The metrics of :data:`METRICS` without a pair of CPU runs at the target's sizes on real items: said, not
+    hidden."""
+    judged = {large["metric"] for small, large in pairs(real) if _judged(small, large) and _device(large) == CPU}
+    missing = [name for name in METRICS if name not in judged]
     if not missing:
         return []
     return ["", "Not measured at both sizes on real items on the CPU (each row of the verdict above says why): "
