@@ -46,20 +46,10 @@ def timed(function):
     return value, time.perf_counter() - start, time.process_time() - start_cpu, (load, os.getloadavg()[0])
 
 
-def prompt_tokens(run, device: str, sources: list[str], outputs: list[str]) -> list[int]:
-    """The token count of each item's simplicity prompt, as the judge builds it."""
-    from simpeval_judge import prompts
-    from simpeval_judge.metrics import _as_prompt, _cut, _judge_encoder
-
-    _, tokenizer = _judge_encoder(run, "smollm2-135m", "judge:model", device, None, 16, False, True)
-    text = prompts.template("simplicity")
-    return [len(tokenizer(_as_prompt(tokenizer, prompts.render(text, _cut(tokenizer, s, 1024), _cut(tokenizer, o, 1024)),
-                                     True), add_special_tokens=False)["input_ids"]) for s, o in zip(sources, outputs)]
-
-
-def beginning_tokens(run, device: str, sources: list[str], outputs: list[str]) -> list[int]:
-    """The tokens of each item's simplicity prompt that the judge reads once per run: the rubric's fixed
-    beginning (:func:`simpeval_judge.metrics.fixed_beginning`) where the prompt starts with it, else 0."""
+def prompt_tokens(run, device: str, sources: list[str], outputs: list[str]) -> tuple[list[int], list[int]]:
+    """The token count of each item's simplicity prompt, as the judge builds it, and how many of them the judge
+    reads once per run: the rubric's fixed beginning (:func:`simpeval_judge.metrics.fixed_beginning`) where the
+    prompt starts with it, else 0."""
     from simpeval_judge import prompts
     from simpeval_judge.metrics import _as_prompt, _cut, _judge_encoder, fixed_beginning
 
@@ -68,7 +58,8 @@ def beginning_tokens(run, device: str, sources: list[str], outputs: list[str]) -
     beginning = fixed_beginning(tokenizer, text, True)
     rows = [tokenizer(_as_prompt(tokenizer, prompts.render(text, _cut(tokenizer, s, 1024), _cut(tokenizer, o, 1024)),
                                  True), add_special_tokens=False)["input_ids"] for s, o in zip(sources, outputs)]
-    return [len(beginning) if row[:len(beginning)] == beginning and len(row) > len(beginning) else 0 for row in rows]
+    kept = [len(beginning) if row[:len(beginning)] == beginning and len(row) > len(beginning) else 0 for row in rows]
+    return [len(row) for row in rows], kept
 
 
 def plain_forward(device: str, sources: list[str], outputs: list[str], warm):
@@ -129,8 +120,7 @@ def main() -> None:
             result, wall, cpu, loads = timed(lambda: judge.sentence_scores(sources, outputs))
             scores[aspect], masses[aspect] = result["judge"], result["judge-mass"]
             rows.append((aspect, judge.signature(), wall, cpu, loads))
-        tokens = prompt_tokens(run, args.device, sources, outputs)
-        skipped = beginning_tokens(run, args.device, sources, outputs)
+        tokens, skipped = prompt_tokens(run, args.device, sources, outputs)
         network = run.resource(("judge-model", models.content_hash(path), args.device, None), lambda: None)[1]
         flops_per_token = 2 * sum(p.numel() for name, p in network.named_parameters() if "embed_tokens" not in name and "lm_head" not in name)
         vocabulary_flops = 2 * network.get_output_embeddings().weight.numel()

@@ -126,7 +126,7 @@ def score_source(
         for batch, values, stats, item_rows in scored_batches(metrics, signatures, sentences, statistics, batches,
                                                               cache=run.cache, executor=run.executor, bar=bar,
                                                               item_statistics=rows):
-            collected.add(values, stats, item_rows)
+            collected.add(batch.start, values, stats, item_rows)
             seen += len(batch)
             if writer is not None:
                 writer.writerows(csv_cells([batch.start + j, *(values[i][sub][j] for i, sub in columns)])

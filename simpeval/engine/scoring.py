@@ -151,24 +151,23 @@ class Collected:
         # per metric and sub-score: how many per-item scores were NaN and the first such item, counted also
         # where the scores themselves are not kept (rows streamed out), so that a run can say so
         self.undefined: list[dict[str, tuple[int, int]]] = [{} for _ in metrics]
-        self._scored = [0 for _ in metrics]
 
-    def add(self, values: Sequence[dict[str, list[float]] | None], stats: Sequence[Any],
+    def add(self, start: int, values: Sequence[dict[str, list[float]] | None], stats: Sequence[Any],
             rows: Sequence[list[list[float]] | None] = ()) -> None:
+        """One batch's results; ``start``: the index of its first item."""
         for i, (batch_values, batch_stats) in enumerate(zip(values, stats)):
             if batch_values is not None:
                 for sub, scores in batch_values.items():
                     if self.items[i] is not None:
                         self.items[i][sub].extend(scores)
-                    self._count_undefined(i, sub, scores)
-                self._scored[i] += len(next(iter(batch_values.values()), ()))
+                    self._count_undefined(i, sub, start, scores)
             self.statistics[i].append(batch_stats)
         for i, batch_rows in enumerate(rows):
             if batch_rows is not None:
                 self.item_statistics[i].extend(batch_rows)
 
-    def _count_undefined(self, i: int, sub: str, scores: Sequence[float]) -> None:
-        missing = [j for j, score in enumerate(scores) if score != score]
+    def _count_undefined(self, i: int, sub: str, start: int, scores: Sequence[float]) -> None:
+        missing = [j for j, score in enumerate(scores, start) if score != score]
         if missing:
-            count, first = self.undefined[i].get(sub, (0, self._scored[i] + missing[0]))
+            count, first = self.undefined[i].get(sub, (0, missing[0]))
             self.undefined[i][sub] = (count + len(missing), first)

@@ -20,9 +20,9 @@ from operator import itemgetter
 import simpeval
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import AdditiveMetric, Metric, Option
+from simpeval.sentences import sentence_count
 from simpeval.syllables import count_syllables
 from simpeval.store import StatsStore, gc_paused, stored
-from simpeval.sentences import sentence_count
 from simpeval.text import tokenized, tokenized_many
 from simpeval.tokenizers import TOKENIZER_NAMES
 

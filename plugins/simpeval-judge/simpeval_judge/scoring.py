@@ -162,7 +162,7 @@ class _Beginnings:
         import torch
         from transformers import DynamicCache
 
-        argument = _cache_argument(model)
+        argument = _cache_argument(type(model))
         states = self._states.get((beginning, rows.device))
         if states is None:
             cache = DynamicCache(config=model.config)
@@ -198,12 +198,14 @@ def _read_only_cache() -> type:
     return ReadOnlyCache
 
 
-def _cache_argument(model: Any) -> str:
-    """The name under which the model's forward takes a key-value cache: ``cache`` in the transformers installed
-    here (5.24), ``past_key_values`` in earlier 5.x releases (still taken by later ones, with a warning)."""
+@functools.cache
+def _cache_argument(model_class: type) -> str:
+    """The name under which a model class's forward takes a key-value cache (read once per class): ``cache`` in
+    the transformers installed here (5.24), ``past_key_values`` in earlier 5.x releases (still taken by later
+    ones, with a warning)."""
     import inspect
 
-    return "cache" if "cache" in inspect.signature(model.forward).parameters else "past_key_values"
+    return "cache" if "cache" in inspect.signature(model_class.forward).parameters else "past_key_values"
 
 
 def ratings(results: Sequence[torch.Tensor]) -> tuple[list[float], list[float]]:
