@@ -71,10 +71,12 @@ class _Punkt(NamedTuple):
     annotate: Callable
     realignment: re.Pattern[str]
     word: re.Pattern[str]  # word characters but the language's marks: a word that is one Punkt token
+    period_token: re.Pattern[str]  # a word before a period whose last Punkt token it can name (_period_token)
     rest: re.Pattern[str]  # what may follow such a word in the next token and leave it a token of its own
     token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
     lone_period_breaks: bool  # whether a period that is a token of its own always ends a sentence before a token
     own_tokens: frozenset  # characters Punkt's word tokeniser makes a token of their own, ending the one before
+    collocation_firsts: frozenset  # the types a period may join to the next one (the model's collocations)
 
 
 @lru_cache(maxsize=None)
@@ -94,8 +96,9 @@ def _model(lang: str) -> _Punkt:
     return _Punkt(params, rules, punkt.PunktWordTokenizer(rules),
                   punkt.PunktBoundaryDetector(rules), punkt.annotate_tokens,
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE), re.compile(f"[^\\W{re.escape(''.join(marks))}]+"),
-                  re.compile(_rest_pattern(rules)), (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE),
-                  lone_period_breaks, _own_tokens(rules))
+                  re.compile(_period_token(rules)), re.compile(_rest_pattern(rules)),
+                  (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE), lone_period_breaks, _own_tokens(rules),
+                  frozenset(first for first, _ in params.collocations))
 
 
 def _own_tokens(rules) -> frozenset:  # noqa: ANN001
@@ -104,6 +107,26 @@ def _own_tokens(rules) -> frozenset:  # noqa: ANN001
     word either (so the word before ends there): brackets, the straight double quote, ``:;*@``."""
     apart = set(rules.non_word_chars) | (set(rules.sent_end_chars) - {"."})
     return frozenset(set(rules.word_start_exclusions) & apart)
+
+
+def _period_token(rules) -> str:  # noqa: ANN001
+    """A word before a period (from the last whitespace) whose last Punkt token, the one the period ends,
+    is known without the tokeniser, and whose other tokens hold no mark (so none of them ends a sentence):
+
+    - ``quoted``: the token starts at the word's last quote or apostrophe (``l'habitat``: ``l`` and
+      ``'habitat``; ``«mot»``: ``«mot`` and ``»``): those are no part of a word, so every token ends
+      before one, but may start one, which runs to the period over word characters with single hyphens
+      between them (a hyphen ends no token);
+    - else the word is such a token, after one character that is a token of its own if any (``(mot``).
+
+    Before that token the word may hold word characters, hyphens, quotes and tokens of their own."""
+    marks = re.escape("".join(sorted(set(rules.sent_end_chars))))
+    word = f"[^\\W{marks}]+(?:-[^\\W{marks}]+)*"
+    own = re.escape("".join(sorted(_own_tokens(rules))))
+    quotes = re.escape("".join(sorted(set(rules.non_word_chars) - set(rules.word_start_exclusions)
+                                      - set(rules.sent_end_chars))))
+    inert = f"[^\\W{marks}]|[-{quotes}{own}]"
+    return f"(?:{inert})*(?P<quoted>[{quotes}](?:{word})?)|(?:(?:{inert})*[{own}])?(?P<plain>{word})"
 
 
 def _rest_pattern(rules) -> str:  # noqa: ANN001
@@ -174,7 +197,7 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
     """Whether Punkt ends a sentence at candidate ``match`` (its mark) after ``word``.
 
     Punkt tokenises the candidate's context (the word, the mark, what follows) and annotates the
-    tokens (:func:`_breaks`); two cases, most candidates, are decided here without tokenising,
+    tokens (:func:`_breaks`); three cases, most candidates, are decided here without tokenising,
     with the same result (``tests/test_sentences.py`` compares both on pairs of each model's words,
     and the sentences with NLTK's on the data directory's texts):
 
@@ -185,24 +208,53 @@ def _ends_sentence(text: str, match: re.Match[str], word: slice, model: _Punkt) 
       token that does not start with a period (``. . .`` is one token): the period is a token of its own,
       ``.``, which the first pass makes a sentence break and the second pass leaves one unless the model
       has ``.`` in a collocation or as an abbreviation before numbers (none of NLTK's has);
-    - a period after a word of word characters, before a next token that starts with word characters
-      and, if anything, then punctuation that ends a Punkt token and no mark (``Next``, ``Next,``,
-      ``L'homme``): the word with its period and those word characters are the two tokens that decide,
-      so the decision is Punkt's two passes on those two (:func:`_period_ends_sentence`).
+    - a period that ends a Punkt token known from the word alone (:func:`_period_token`: the word of word
+      characters, ``sous-jacente``, ``'habitat`` of ``l'habitat``, ``»`` of ``«mot»``): a break before
+      whatever follows unless the token is an abbreviation, an initial, a number or may start a
+      collocation (:func:`_ends_whatever_follows`, most words); else, before a next token that starts
+      with word characters and, if anything, then punctuation that ends a Punkt token and no mark
+      (``Next``, ``Next,``, ``L'homme``), the decision is Punkt's two passes on the two tokens
+      (:func:`_period_ends_sentence`).
     """
     mark = match.group()
     if mark != ".":
         return True
     following = match.group("next_tok")
-    if following is not None:
-        if (model.lone_period_breaks and following[0] != "."
-                and (word.start == word.stop or text[word.stop - 1] in model.own_tokens)):
+    if (following is not None and model.lone_period_breaks and following[0] != "."
+            and (word.start == word.stop or text[word.stop - 1] in model.own_tokens)):
+        return True
+    # the commonest word is one Punkt token of word characters; else its last token, where known
+    if model.word.fullmatch(text, word.start, word.stop):
+        token = text[word]
+    else:
+        named = model.period_token.fullmatch(text, word.start, word.stop)
+        token = named and (named.group("quoted") or named.group("plain"))
+    if token:
+        if _ends_whatever_follows(token, model):
             return True
-        before = model.word.fullmatch(text, word.start, word.stop)
-        after = before and model.word.match(following)
+        after = following is not None and model.word.match(following)
         if after and (after.end() == len(following) or model.rest.fullmatch(following, after.end())):
-            return _period_ends_sentence(text[word], after.group(), model)
+            return _period_ends_sentence(token, after.group(), model)
     return _breaks(text[word] + mark + match.group("after_tok"), model)
+
+
+def _ends_whatever_follows(token: str, model: _Punkt) -> bool:
+    """Whether the period after Punkt token ``token`` ends a sentence before any next token: Punkt's first
+    pass makes it a break unless ``token`` is an abbreviation, and only a collocation, an abbreviation
+    before numbers, an initial or a number lets the second pass look at the next token."""
+    params, (numeric, initial_form, _) = model.params, model.token_forms
+    type_ = token.lower()
+    return not (type_ in model.collocation_firsts or _is_abbreviation(type_, params)
+                or params.is_numeric_abbrev(type_)
+                or (len(token) == 1 and initial_form.match(token + ".") is not None)
+                or (token[0].isdecimal() and numeric.match(type_ + ".") is not None))
+
+
+def _is_abbreviation(type_: str, params) -> bool:  # noqa: ANN001
+    """Punkt's first pass (``PunktParameters.is_abbrev``): the type, or its part after the last hyphen, is
+    one of the model's abbreviations."""
+    abbreviations = params.abbrev_types
+    return type_ in abbreviations or ("-" in type_ and type_.rsplit("-", 1)[-1] in abbreviations)
 
 
 def _period_ends_sentence(word: str, following: str, model: _Punkt) -> bool:
@@ -210,8 +262,8 @@ def _period_ends_sentence(word: str, following: str, model: _Punkt) -> bool:
     ``following`` (both of word characters only, no mark): whether the period ends a sentence."""
     params, (numeric, initial_form, number_type) = model.params, model.token_forms
     token = (word + ".").lower()
-    type_ = token[:-1]  # the token's type without its period: word.lower(), no hyphen to split at
-    abbreviation = type_ in params.abbrev_types  # first pass (is_abbrev): an abbreviation, else a sentence break
+    type_ = token[:-1]  # the token's type without its period: word.lower()
+    abbreviation = _is_abbreviation(type_, params)  # first pass: an abbreviation, else a sentence break
     if word[0].isdecimal() and numeric.match(token):  # a number starts with a digit (\\d: isdecimal)
         type_ = number_type
     next_type = following.lower()  # no period: its type as it is

@@ -8,6 +8,8 @@ data converted; the splitting algorithm is then entirely NLTK's.
 
 from __future__ import annotations
 
+import copy
+import itertools
 from pathlib import Path
 
 import pytest
@@ -196,6 +198,44 @@ def test_candidates_decided_without_tokenising_as_punkts_two_passes(lang):
                 assert sentences._ends_sentence(text, match, word, model) == sentences._breaks(context, model), text
                 checked += 1
     assert checked > 300
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "ru", "ar"])
+def test_a_period_after_quotes_hyphens_and_brackets_is_decided_as_punkts_two_passes(lang):
+    """A period whose last Punkt token :func:`simpeval.sentences._period_token` names (``l'habitat.``,
+    ``sous-jacente.``, ``«mot».``, ``(mot.``) gets Punkt's answer (:func:`simpeval.sentences._breaks` on
+    the context), before next tokens of every kind and before punctuation, with the model's
+    abbreviations (also after a hyphen: Punkt checks the part after the last one), collocations,
+    numbers and initials in the token."""
+    from simpeval import sentences
+
+    model = sentences._model(lang)
+    params = model.params
+    stems = ["house", "Haus", "x", "S", "é", "1990", "12", "No", *sorted(params.abbrev_types)[:25],
+             *(a for a, _ in sorted(params.collocations)[:10]), *sorted(params.numeric_abbrev_types)[:5]]
+    stems = [w for w in stems if model.word.fullmatch(w)]
+    forms = [f"{pre}{w}{post}" for w in stems
+             for pre, post in [("l'", ""), ("x-", ""), ("", "-x"), ("«", "»"), ("(", ""), ("«l’", ""), ("a-b'", ""),
+                               ('"', ""), ("x(", ""), ("", "»"), ("'", ""), ("x--", ""), ("x'-", ""), ("", "'"),
+                               ("", "-"), ("a?'", ""), ("", "̆")]]
+    nexts = ["Next", "next", "—", "«Wort»", "12", "(x)", '"X', "...", ". .", "S.", *sorted(params.sent_starters)[:5],
+             *(b for _, b in sorted(params.collocations)[:10])]
+    # the shipped models' collocations start with initials and numbers, and none has an abbreviation before
+    # numbers: a model with both, on plain words, checks that those keep the next token in the decision
+    extra = copy.deepcopy(params)
+    extra.collocations = {*extra.collocations, ("house", "next"), ("'house", "next"), ("x-house", "next")}
+    extra.numeric_abbrev_types = {*extra.numeric_abbrev_types, "haus"}
+    models = [model, model._replace(params=extra, collocation_firsts=frozenset(a for a, _ in extra.collocations))]
+    named = checked = 0
+    for before in forms:
+        texts = [f"{before}. {following} z" for following in nexts] + [f"{before}{tail} z" for tail in (".)", ".'", ".»")]
+        for text, tried in itertools.product(texts, models):
+            for match, word in sentences._candidates(text, tried.candidates):
+                context = text[word] + match.group() + match.group("after_tok")
+                assert sentences._ends_sentence(text, match, word, tried) == sentences._breaks(context, tried), text
+                checked += 1
+                named += match.group() == "." and tried.period_token.fullmatch(text, word.start, word.stop) is not None
+    assert named > 500 and checked > named
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "ru", "ar"])
