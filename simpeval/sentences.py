@@ -76,7 +76,7 @@ class _Punkt(NamedTuple):
     token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
     lone_period_breaks: bool  # whether a period that is a token of its own always ends a sentence before a token
     own_tokens: frozenset  # characters Punkt's word tokeniser makes a token of their own, ending the one before
-    collocation_firsts: frozenset  # the types a period may join to the next one (the model's collocations)
+    looks_ahead: frozenset  # types whose period the next token decides: abbreviations, collocations' first types
 
 
 @lru_cache(maxsize=None)
@@ -98,7 +98,7 @@ def _model(lang: str) -> _Punkt:
                   re.compile(_NLTK_REALIGNMENT, re.MULTILINE), re.compile(f"[^\\W{re.escape(''.join(marks))}]+"),
                   re.compile(_period_token(rules)), re.compile(_rest_pattern(rules)),
                   (tokens._RE_NUMERIC, tokens._RE_INITIAL, tokens.NUMBER_TYPE), lone_period_breaks, _own_tokens(rules),
-                  frozenset(first for first, _ in params.collocations))
+                  _looks_ahead(params))
 
 
 def _own_tokens(rules) -> frozenset:  # noqa: ANN001
@@ -107,6 +107,13 @@ def _own_tokens(rules) -> frozenset:  # noqa: ANN001
     word either (so the word before ends there): brackets, the straight double quote, ``:;*@``."""
     apart = set(rules.non_word_chars) | (set(rules.sent_end_chars) - {"."})
     return frozenset(set(rules.word_start_exclusions) & apart)
+
+
+def _looks_ahead(params) -> frozenset:  # noqa: ANN001
+    """The types after which the next token may keep a period from ending a sentence: the model's
+    abbreviations (which end one only before some next tokens), abbreviations before numbers and the
+    first types of its collocations."""
+    return frozenset({*params.abbrev_types, *params.numeric_abbrev_types, *(first for first, _ in params.collocations)})
 
 
 def _period_token(rules) -> str:  # noqa: ANN001
@@ -242,10 +249,9 @@ def _ends_whatever_follows(token: str, model: _Punkt) -> bool:
     """Whether the period after Punkt token ``token`` ends a sentence before any next token: Punkt's first
     pass makes it a break unless ``token`` is an abbreviation, and only a collocation, an abbreviation
     before numbers, an initial or a number lets the second pass look at the next token."""
-    params, (numeric, initial_form, _) = model.params, model.token_forms
+    numeric, initial_form, _ = model.token_forms
     type_ = token.lower()
-    return not (type_ in model.collocation_firsts or _is_abbreviation(type_, params)
-                or params.is_numeric_abbrev(type_)
+    return not (type_ in model.looks_ahead or ("-" in type_ and _is_abbreviation(type_, model.params))
                 or (len(token) == 1 and initial_form.match(token + ".") is not None)
                 or (token[0].isdecimal() and numeric.match(type_ + ".") is not None))
 

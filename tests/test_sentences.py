@@ -225,7 +225,7 @@ def test_a_period_after_quotes_hyphens_and_brackets_is_decided_as_punkts_two_pas
     extra = copy.deepcopy(params)
     extra.collocations = {*extra.collocations, ("house", "next"), ("'house", "next"), ("x-house", "next")}
     extra.numeric_abbrev_types = {*extra.numeric_abbrev_types, "haus"}
-    models = [model, model._replace(params=extra, collocation_firsts=frozenset(a for a, _ in extra.collocations))]
+    models = [model, model._replace(params=extra, looks_ahead=sentences._looks_ahead(extra))]
     named = checked = 0
     for before in forms:
         texts = [f"{before}. {following} z" for following in nexts] + [f"{before}{tail} z" for tail in (".)", ".'", ".»")]
