@@ -445,13 +445,14 @@ def wiener_sachtextformel(variant: int) -> Callable[[TextCounts], float]:
     """Bamberger & Vanecek (1984), Lesen-Verstehen-Lernen-Schreiben: the n-th Wiener Sachtextformel, a
     school grade from MS (% words of 3+ syllables), SL (words per sentence), IW (% words of more than
     6 letters) and ES (% words of one syllable)."""
+    grade = {1: lambda ms, sl, iw, es: 0.1935 * ms + 0.1672 * sl + 0.1297 * iw - 0.0327 * es - 0.875,
+             2: lambda ms, sl, iw, es: 0.2007 * ms + 0.1682 * sl + 0.1373 * iw - 2.779,
+             3: lambda ms, sl, iw, es: 0.2963 * ms + 0.1905 * sl - 1.1144,
+             4: lambda ms, sl, iw, es: 0.2744 * ms + 0.2656 * sl - 1.693}[variant]
+
     def formula(c: TextCounts) -> float:
-        ms, sl = 100 * c.polysyllables / c.words, c.words / c.sentences
-        iw, es = 100 * c.long_words / c.words, 100 * c.monosyllables / c.words
-        return {1: 0.1935 * ms + 0.1672 * sl + 0.1297 * iw - 0.0327 * es - 0.875,
-                2: 0.2007 * ms + 0.1682 * sl + 0.1373 * iw - 2.779,
-                3: 0.2963 * ms + 0.1905 * sl - 1.1144,
-                4: 0.2744 * ms + 0.2656 * sl - 1.693}[variant]
+        return grade(100 * c.polysyllables / c.words, c.words / c.sentences, 100 * c.long_words / c.words,
+                     100 * c.monosyllables / c.words)
 
     return _defined(formula)
 
