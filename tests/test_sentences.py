@@ -238,6 +238,33 @@ def test_a_period_after_quotes_hyphens_and_brackets_is_decided_as_punkts_two_pas
     assert named > 500 and checked > named
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "ru"])
+def test_random_texts_of_words_quotes_hyphens_brackets_and_marks_split_as_nltk(lang):
+    """3,000 texts of random words (the model's abbreviations, also after a hyphen or an apostrophe,
+    numbers, initials, quoted, bracketed and hyphenated words, lone quotes and marks) joined by random
+    separators (periods, other marks, closing brackets and quotes, newlines, nothing) split as NLTK's
+    PunktSentenceTokenizer with the language's model splits them, and are counted so."""
+    import random
+
+    from simpeval.sentences import _model
+
+    nltk = _nltk_punkt(lang)
+    abbreviations = sorted(_model(lang).params.abbrev_types)[:40]
+    words = ["house", "Haus", "x", "S", "é", "1990", "12", "No", "l'eau", "d’abord", "sous-jacente", "«mot»", "(mot",
+             "mot)", '"Mot"', "Next", "next", "etc", "J.-C", "a-b", "x--y", "'s", "—", "...", "..", "?", "!", "”", "“",
+             "’", "‘", "»", "«", "-", "(", ")", ":", ";", *abbreviations, *(w.capitalize() for w in abbreviations[:10]),
+             *(f"x-{a}" for a in abbreviations[:10]), *(f"l'{a}" for a in abbreviations[:10])]
+    separators = [" ", " ", " ", "\n", ". ", ". ", ".\n", "? ", "! ", ".) ", '." ', ".» ", "", "."]
+    rng = random.Random(7)
+    differing = []
+    for _ in range(3000):
+        text = "".join(rng.choice(words) + rng.choice(separators) for _ in range(rng.randint(1, 9)))
+        expected = nltk.tokenize(text)
+        if list(split_sentences(text, lang)) != expected or sentence_count(text, lang) != len(expected):
+            differing.append(text)
+    assert differing == []
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "ru", "ar"])
 def test_a_lone_period_is_decided_without_tokenising_as_punkts_two_passes(lang):
     """A period after whitespace or after a character Punkt makes a token of its own (a bracket, ``"``,
