@@ -167,7 +167,8 @@ def part_row(lang: str, texts: list[str], repeat: int, total: float, ours: float
     whitespace tokens interned and each text's counts summed from its tokens' rows; Osman's rows in
     Arabic), the new words' counts from cold (what counting from cold adds: pyphen's points and the
     other per-token counts; Osman's per-word counts in Arabic),
-    each alone over every text, and the rest (the store, the formulas, the checks), against textstat's
+    each alone over every text, and the rest (emptying the caches, the store, the formulas, the checks,
+    and what the steps cost together beyond their sum alone), against textstat's
     time for every formula. Returns the row and the three counting steps' sum."""
     from simpeval.metrics import readability
     from simpeval.sentences import sentence_count
@@ -270,8 +271,9 @@ def page(data: dict[str, list[str]], repeat: int) -> str:
         "formulas count, each text's as if unvocalised, the few vocalised counted again word by word "
         "after), the new words' counts (what "
         "counting from cold adds: pyphen's hyphenation points, letters, long words; Osman's per-word "
-        "counts in Arabic; all the texts' new words counted together); the rest is the store, the "
-        "formulas and the checks. These three are the least any formula of these counts costs while "
+        "counts in Arabic; all the texts' new words counted together); the rest is emptying the caches, "
+        "the store, the metrics' formulas and checks, and what the steps cost together beyond their sum "
+        "alone. These three are the least any formula of these counts costs while "
         "simpeval counts the same way: textstat's time over their sum is the most simpeval could be faster.",
         "",
         "| lang | sentences s | words s | new words s | rest s | simpeval s | textstat s | "
