@@ -22,10 +22,12 @@ Arabic ``؟``, Hindi's danda ``।``). ``benchmarks/sentence_splitting.py`` chos
 ahead of pysbd in German, French and Russian, and untrained Punkt far ahead of pysbd on ReadMe++'s Arabic
 and Hindi paragraphs (pysbd splits Arabic at commas and misses Hindi's ``.``).
 
-This module walks the candidate boundaries as NLTK does instead (deciding the commonest ones, ``word.
-Next`` and a ``?`` or ``!``, without Punkt's tokeniser, with its answer); ``tests/test_sentences.py`` compares
-it with NLTK on every line of every EASSE test set and system output in the data directory, and on
-the German, French and Russian texts there with those languages' models.
+This module walks the candidate boundaries as NLTK does instead (deciding most of them without Punkt's
+tokeniser, with its answer: a ``?`` or ``!``, a period after a word whose last Punkt token it can name,
+``word. Next``; :func:`_ends_sentence`); ``tests/test_sentences.py`` compares it with NLTK on every line
+of every EASSE test set and system output in the data directory, on the German, French and Russian
+texts there with those languages' models, and on random texts of each model's abbreviations, quotes,
+hyphens, brackets and marks.
 """
 
 from __future__ import annotations
