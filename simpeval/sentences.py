@@ -78,7 +78,7 @@ class _Punkt(NamedTuple):
     token_forms: tuple  # Punkt's number and initial patterns and its number type (punkt.rules.tokens)
     lone_period_breaks: bool  # whether a period that is a token of its own always ends a sentence before a token
     own_tokens: frozenset  # characters Punkt's word tokeniser makes a token of their own, ending the one before
-    looks_ahead: frozenset  # types whose period the next token decides: abbreviations, collocations' first types
+    looks_ahead: frozenset  # types whose period the next token may decide (_looks_ahead)
 
 
 @lru_cache(maxsize=None)
