@@ -37,8 +37,8 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from itertools import chain, compress, count, islice, repeat
-from operator import add, not_, or_, sub
-from collections.abc import Callable, Iterator, Sequence
+from operator import add, is_, not_, or_, sub
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import ClassVar
@@ -46,6 +46,7 @@ from typing import ClassVar
 import numpy as np
 
 import simpeval
+from simpeval.hyphenation import PatternTrie
 from simpeval.languages import ENGLISH
 from simpeval.metrics.base import Metric
 from simpeval.sentences import SENTENCE_LANGUAGES
@@ -127,12 +128,14 @@ class _HyphenatedSyllables:
         hyphenator = _hyphenator(lang)
         # pyphen's Pyphen.positions(word) keeps its dictionary's points (HyphDict.positions, ascending)
         # between ``left`` and ``len(word) - right``: counted here by bisection, not a Python loop
-        self.points, self.left, self.right = hyphenator.hd.positions, hyphenator.left, hyphenator.right
+        self.left, self.right = hyphenator.left, hyphenator.right
         self.highest = _HighestPoints(self.left, self.right)
         # HyphDict.positions(word) is its memo of the points of each lower-cased word seen (shared by every
-        # user of the dictionary in the process, textstat included), else the points it computes
+        # user of the dictionary in the process, textstat included); the words it lacks are hyphenated by
+        # the patterns' trie, faster than HyphDict.positions (simpeval.hyphenation)
         memo = getattr(hyphenator.hd, "cache", None)
         self.memo = memo if isinstance(memo, dict) else {}
+        self.trie = PatternTrie(hyphenator)
 
     def __getitem__(self, word: str) -> int:
         return self.of([word])[0]
@@ -232,20 +235,36 @@ class _HyphenatedSyllables:
         syllables = map(_SYLLABLE_CODES.__getitem__, self._inside(list(map(str.lower, new))))
         return map(add, map(_LENGTH_CODES.__getitem__, map(len, new)), syllables)
 
-    def _inside(self, lowered: list[str]) -> Iterator[int]:
+    def _inside(self, lowered: list[str]) -> Iterable[int]:
         """The hyphenation points pyphen keeps inside each lower-cased word of ``lowered`` (its syllables
-        less one), with built-ins over the list."""
+        less one): read from pyphen's memo for the words another user of the dictionary hyphenated
+        already (faster still), found by the patterns' trie for the others."""
+        memo = self.memo
         try:  # the memo's points (HyphDict.positions lower-cases again: the same word)
-            points = list(map(self.memo.__getitem__, lowered))
-        except KeyError:  # a word no user of the dictionary has hyphenated yet
-            points = list(map(self.points, lowered))
-        # at most the highest (_HighestPoints) less those below ``left``
+            return self._kept(list(map(memo.__getitem__, lowered)), lowered)
+        except KeyError:  # some word no user of the dictionary has hyphenated yet
+            if not memo:  # none has: a fresh process
+                return self.trie.inside(lowered)
+        points = list(map(memo.get, lowered, repeat(_UNSEEN)))  # no points for the unseen words, at first
+        inside = list(self._kept(points, lowered))
+        unseen = list(compress(range(len(points)), map(is_, points, repeat(_UNSEEN))))
+        for index, kept in zip(unseen, self.trie.inside(list(map(lowered.__getitem__, unseen)))):
+            inside[index] = kept
+        return inside
+
+    def _kept(self, points: list[list[int]], lowered: list[str]) -> Iterator[int]:
+        """How many of each word's hyphenation points (ascending) pyphen keeps: at most the highest
+        (_HighestPoints) less those below ``left``, counted by bisection with built-ins over the list."""
         return map(sub, map(bisect_right, points, map(self.highest.__getitem__, map(len, lowered))),
                    map(bisect_left, points, repeat(self.left)))
 
     def clear(self) -> None:
         self.codes.clear()
         self.clear_tokens()
+        self.trie.clear()
+
+
+_UNSEEN = ()  # in place of the points of a word pyphen's memo lacks (:meth:`_HyphenatedSyllables._inside`)
 
 
 class _HighestPoints(dict):
