@@ -69,6 +69,24 @@ def test_random_words_of_each_dictionarys_letters_break_where_pyphen_breaks_them
     assert trie.inside(words[::-1]) == _breaks(hyphenator, words[::-1])
 
 
+def test_a_trie_past_its_bound_starts_again_and_finds_the_same_breaks(monkeypatch):
+    from simpeval import hyphenation
+
+    hyphenator = pyphen.Pyphen(lang="fr")
+    words = [pattern.strip(".") for pattern in sorted(hyphenator.hd.patterns)[::10]]
+    batches = [words[start:start + 20] for start in range(0, len(words), 20)]
+    unbounded = PatternTrie(hyphenator)
+    for batch in batches:
+        unbounded.inside(batch)
+    monkeypatch.setattr(hyphenation, "MOST_NODES", 50)
+    bounded = PatternTrie(hyphenator)
+    last_batch = PatternTrie(hyphenator)
+    last_batch.inside(batches[-1])
+    assert [kept for batch in batches for kept in bounded.inside(batch)] == _breaks(hyphenator, words)
+    # started again before the last batch: it holds only what that batch and the root made
+    assert bounded.made == last_batch.made < unbounded.made
+
+
 def test_words_shorter_than_left_and_right_have_no_break_and_others_pyphens():
     """pyphen's breaks ``ver-ständ-lich-keit``, ``les-bar-keit-s-in-dex``, ``ab-cd`` (left and right 2)."""
     words = ["", "a", "ab", "abc", "abcd", "verständlichkeit", "lesbarkeitsindex"]
